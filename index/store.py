@@ -1,0 +1,225 @@
+"""The FAISS vector index and its on-disk form.
+
+An index is only as good as the promise that its vectors belong to the
+current glossary and encoder, so every saved index carries a manifest with
+both hashes, the row layout and the checksum of the FAISS file. A manifest
+that does not match, or a FAISS file whose checksum differs, means rebuild;
+a half-written pair can never be served because files are written to temp
+names, renamed, and the manifest (which vouches for the FAISS file) goes last.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import logging
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import faiss
+import numpy as np
+from pydantic import BaseModel, ValidationError
+from tqdm import tqdm
+
+from index.encoders import Encoder
+from index.errors import IndexStoreError
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+BATCH = 16
+
+
+class Row(BaseModel):
+    """What one vector stands for: a field of an entry."""
+
+    entry_id: str
+    field: str
+
+
+class Passage(Row):
+    text: str
+
+
+class Manifest(BaseModel):
+    format_version: int
+    glossary_hash: str
+    encoder_id: str
+    recipe: str
+    dim: int
+    entry_ids: list[str]
+    rows: list[Row]
+    faiss_sha256: str
+    created_at: datetime
+
+    def matches(self, glossary_hash: str, encoder_id: str, recipe: str) -> bool:
+        return (
+            self.format_version == FORMAT_VERSION
+            and self.glossary_hash == glossary_hash
+            and self.encoder_id == encoder_id
+            and self.recipe == recipe
+        )
+
+
+class VectorIndex:
+    """Inner-product search over L2-normalised passage vectors (cosine)."""
+
+    def __init__(self, index: faiss.Index, manifest: Manifest) -> None:
+        if index.ntotal != len(manifest.rows) or index.d != manifest.dim:
+            raise IndexStoreError(
+                f"index holds {index.ntotal}x{index.d} vectors but its manifest describes "
+                f"{len(manifest.rows)}x{manifest.dim}"
+            )
+        self.faiss_index = index
+        self.manifest = manifest
+        self.row_entry = [r.entry_id for r in manifest.rows]
+
+    @classmethod
+    def build(
+        cls,
+        passages: Sequence[Passage],
+        encoder: Encoder,
+        glossary_hash: str,
+        recipe: str,
+        progress: bool = False,
+    ) -> VectorIndex:
+        texts = [p.text for p in passages]
+        chunks = []
+        bar = tqdm(total=len(texts), desc="encoding glossary", unit="passage", disable=not progress)
+        for start in range(0, len(texts), BATCH):
+            chunks.append(encoder.encode_passages(texts[start : start + BATCH]))
+            bar.update(len(chunks[-1]))
+        bar.close()
+        vectors = np.vstack(chunks) if chunks else np.zeros((0, encoder.dim), dtype=np.float32)
+        index = faiss.IndexFlatIP(encoder.dim)
+        index.add(vectors)
+        manifest = Manifest(
+            format_version=FORMAT_VERSION,
+            glossary_hash=glossary_hash,
+            encoder_id=encoder.id,
+            recipe=recipe,
+            dim=encoder.dim,
+            entry_ids=list(dict.fromkeys(p.entry_id for p in passages)),
+            rows=[Row(entry_id=p.entry_id, field=p.field) for p in passages],
+            faiss_sha256="",
+            created_at=datetime.now(UTC),
+        )
+        return cls(index, manifest)
+
+    def scores(self, query_vectors: np.ndarray) -> np.ndarray:
+        """Cosine of each query against every row: (n_queries, n_rows)."""
+        n = self.faiss_index.ntotal
+        sims, ids = self.faiss_index.search(np.ascontiguousarray(query_vectors, dtype=np.float32), n)
+        out = np.full((len(query_vectors), n), -1.0, dtype=np.float32)
+        np.put_along_axis(out, np.maximum(ids, 0), sims, axis=1)
+        return out
+
+    def save(self, folder: Path, key: str) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        blob = faiss.serialize_index(self.faiss_index).tobytes()
+        manifest = self.manifest.model_copy(update={"faiss_sha256": hashlib.sha256(blob).hexdigest()})
+        _atomic_write(folder / f"{key}.faiss", blob)
+        _atomic_write(folder / f"{key}.json", manifest.model_dump_json(indent=1).encode())
+        self.manifest = manifest
+
+    @classmethod
+    def load(cls, folder: Path, key: str) -> VectorIndex:
+        """Load a saved index; raise IndexStoreError if anything about it is off."""
+        try:
+            manifest = Manifest.model_validate_json((folder / f"{key}.json").read_bytes())
+            blob = (folder / f"{key}.faiss").read_bytes()
+        except (OSError, ValidationError) as exc:
+            raise IndexStoreError(f"cannot read saved index {folder / key}: {exc}") from exc
+        if hashlib.sha256(blob).hexdigest() != manifest.faiss_sha256:
+            raise IndexStoreError(f"{folder / key}.faiss does not match its manifest checksum")
+        try:
+            index = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
+        except RuntimeError as exc:
+            raise IndexStoreError(f"{folder / key}.faiss is corrupt: {exc}") from exc
+        return cls(index, manifest)
+
+
+def index_key(glossary_hash: str, encoder_id: str, recipe: str) -> str:
+    """File stem for one (glossary, encoder, recipe) combination, so several can coexist."""
+    digest = hashlib.sha256(f"{glossary_hash}|{encoder_id}|{recipe}".encode()).hexdigest()
+    return f"index-{digest[:20]}"
+
+
+def load_or_build(
+    folder: Path,
+    passages: Sequence[Passage],
+    encoder: Encoder,
+    glossary_hash: str,
+    recipe: str,
+    rebuild: bool = False,
+    progress: bool = False,
+) -> VectorIndex:
+    """Serve the saved index when its manifest matches; otherwise build and save it.
+
+    A lock file serialises builders so two processes starting at once do the
+    work once; a cache that cannot be written only costs a rebuild next start.
+    """
+    key = index_key(glossary_hash, encoder.id, recipe)
+    if not rebuild:
+        cached = _try_load(folder, key, glossary_hash, encoder.id, recipe)
+        if cached is not None:
+            return cached
+    with _build_lock(folder):
+        if not rebuild:
+            cached = _try_load(folder, key, glossary_hash, encoder.id, recipe)
+            if cached is not None:
+                return cached
+        built = VectorIndex.build(passages, encoder, glossary_hash, recipe, progress=progress)
+        try:
+            built.save(folder, key)
+        except OSError as exc:
+            log.warning("index built but not saved (%s); it will be rebuilt next start", exc)
+        return built
+
+
+def _try_load(folder: Path, key: str, glossary_hash: str, encoder_id: str, recipe: str) -> VectorIndex | None:
+    if not (folder / f"{key}.json").exists():
+        return None
+    try:
+        loaded = VectorIndex.load(folder, key)
+    except IndexStoreError as exc:
+        log.warning("rebuilding index: %s", exc)
+        return None
+    if not loaded.manifest.matches(glossary_hash, encoder_id, recipe):
+        log.info("rebuilding index: manifest does not match the current glossary or encoder")
+        return None
+    return loaded
+
+
+@contextmanager
+def _build_lock(folder: Path) -> Iterator[None]:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / ".build.lock", "a+")  # noqa: SIM115 - held for the block's duration
+    except OSError as exc:
+        log.warning("no build lock (%s); building without it", exc)
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
