@@ -10,7 +10,7 @@ export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install prepare run test lint eval clean
+.PHONY: install browser prepare run test lint eval clean
 
 install: $(STAMP)
 
@@ -21,13 +21,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# Headless Chromium (and a Devanagari font for screenshots) for tests/e2e, from Debian's packages.
+# Playwright drives this system browser; it never downloads one of its own.
+DEVANAGARI_FONT := /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf
+browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || [ ! -e $(DEVANAGARI_FONT) ]; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-core; \
+	fi
+
 prepare: install
 	$(BIN)/glossary-bot prepare
 
 run: prepare
 	$(PY) app.py
 
-test: install
+test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q
 

@@ -1,11 +1,14 @@
-"""The Gradio app (and Hugging Face Space entry point): chat with the glossary bot.
+"""The Gradio app (and Hugging Face Space entry point): chat with the glossary bot, browse it, read about it.
 
 ``python app.py`` serves on 127.0.0.1:7860 (``GLOSSARY_BOT_HOST`` / ``_PORT``).
 Nothing is fetched at run time: no share link, no analytics, no hub.
+API: ``/ask`` (question -> answer markdown, the same text as ``glossary-bot ask``)
+and ``/chat`` (question, history -> cleared box, new history).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -14,71 +17,331 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import gradio as gr
 
-from bot.answer import Answer
+from bot import browse, dialogue, feedback
+from bot.answer import LABELS, Answer, Side, escape_md, side, sources_markdown, term
 from bot.core import GlossaryBot
 from bot.settings import Settings
+from glossary import Glossary
+
+log = logging.getLogger(__name__)
 
 EXAMPLES = [
     "What is gradient clipping?",
     "ओवरफिटिंग क्या है?",
     "dropout kya hai?",
     "batch vs epoch",
+    "मिनी-बैच और बैच में क्या अंतर है?",
     "LoRA में low-rank matrices कहाँ inject की जाती हैं?",
     "learning rate warmup kyu karte hai",
+    "give me an example",
 ]
+#: Related-term buttons under the chat (answers offer up to this many follow-ups).
+N_RELATED = 4
 
+UI: dict[Side, dict[str, str]] = {
+    "en": {
+        "title": "## AI Glossary Bot · AI शब्दावली बॉट\n"
+        "Look up AI/ML training terms in Hindi, English or Hinglish. Every answer cites its source "
+        "document and line.",
+        "chat_tab": "Chat",
+        "browse_tab": "Browse",
+        "about_tab": "About",
+        "chat": "Chat",
+        "empty": "**Ask about an AI training term** — in Hindi, English or Hinglish.\n\n"
+        "Try *What is gradient clipping?*, *dropout kya hai?* or *batch vs epoch*, "
+        "then *give me an example* or *in Hindi please*.",
+        "question": "Your question",
+        "hint": "e.g. What is gradient clipping? · dropout kya hai? · batch vs epoch",
+        "related": "**Related terms** — click one to ask about it",
+        "comment": "Comment (optional)",
+        "comment_hint": "What was wrong, missing or helpful?",
+        "send": "Send comment",
+        "like": "Thanks for the like — saved. Add a comment if you like.",
+        "dislike": "Thanks — saved. A comment helps us improve the answer.",
+        "saved": "Comment saved. Thank you!",
+        "failed": "Sorry, the feedback could not be saved.",
+        "filter": "Filter",
+        "filter_hint": "Part of a term, alias or definition",
+        "category": "Category",
+    },
+    "hi": {
+        "title": "## AI शब्दावली बॉट · AI Glossary Bot\n"
+        "AI/ML प्रशिक्षण के शब्द हिंदी, अंग्रेज़ी या हिंग्लिश में खोजें। हर उत्तर अपने स्रोत दस्तावेज़ और पंक्ति "
+        "का हवाला देता है।",
+        "chat_tab": "बातचीत",
+        "browse_tab": "शब्द-सूची",
+        "about_tab": "परिचय",
+        "chat": "बातचीत",
+        "empty": "**किसी AI प्रशिक्षण शब्द के बारे में पूछें** — हिंदी, अंग्रेज़ी या हिंग्लिश में।\n\n"
+        "जैसे *ओवरफिटिंग क्या है?*, *dropout kya hai?* या *batch vs epoch*, "
+        "फिर *इसका उदाहरण दो* या *in English*।",
+        "question": "आपका प्रश्न",
+        "hint": "जैसे ओवरफिटिंग क्या है? · dropout kya hai? · batch vs epoch",
+        "related": "**संबंधित शब्द** — पूछने के लिए क्लिक करें",
+        "comment": "टिप्पणी (वैकल्पिक)",
+        "comment_hint": "क्या गलत, अधूरा या उपयोगी था?",
+        "send": "टिप्पणी भेजें",
+        "like": "धन्यवाद — सहेज लिया गया। चाहें तो टिप्पणी जोड़ें।",
+        "dislike": "धन्यवाद — सहेज लिया गया। टिप्पणी से हमें उत्तर सुधारने में मदद मिलेगी।",
+        "saved": "टिप्पणी सहेज ली गई। धन्यवाद!",
+        "failed": "क्षमा करें, प्रतिक्रिया सहेजी नहीं जा सकी।",
+        "filter": "खोजें",
+        "filter_hint": "शब्द, उपनाम या परिभाषा का कोई भाग",
+        "category": "श्रेणी",
+    },
+}
 
-def sources_markdown(answer: Answer) -> str:
-    if not answer.hits:
-        return "—"
-    lines = ["| # | Term | Source | Score |", "|---|---|---|---|"]
-    for hit in answer.hits:
-        e = hit.entry
-        lines.append(f"| {hit.rank} | {e.term_en} · {e.term_hi} | `{e.source.cite()}` | {hit.score:.3f} |")
-    return "\n".join(lines)
-
-
-def reply_messages(answer: Answer) -> list[dict]:
-    """The answer, then a collapsible Sources block (a titled message in Gradio's chatbot)."""
-    title = "Sources" if answer.lang == "en" else "स्रोत (Sources)"
-    return [
-        {"role": "assistant", "content": answer.text},
-        {
-            "role": "assistant",
-            "content": sources_markdown(answer),
-            "metadata": {"title": title, "status": "done"},
-        },
+#: Gradio's default theme, with the Bold face of its bundled font (its SemiBold file lacks most glyphs).
+THEME = gr.themes.Default(
+    font=[
+        gr.themes.LocalFont("Source Sans Pro", weights=(400, 700)),
+        "ui-sans-serif",
+        "system-ui",
+        "sans-serif",
     ]
+)
+
+CSS = """
+.gradio-container { max-width: 1100px !important; width: 100%; margin: 0 auto; }
+#related-row { flex-wrap: wrap; gap: 6px; }
+#related-row button { flex: 0 1 auto; min-width: 0; }
+#chat table, #browse-list table { display: block; overflow-x: auto; }
+#chat td:first-child, #chat th:first-child { white-space: nowrap; }
+#browse-list details.entry { border-bottom: 1px solid var(--border-color-primary); padding: 6px 0; }
+#browse-list summary { cursor: pointer; }
+#browse-list summary small { opacity: 0.7; margin-left: 0.5em; }
+#chat details summary { cursor: pointer; font-weight: 600; }
+@media (max-width: 640px) {
+  #header { flex-wrap: wrap; }
+  #header > *, #header #ui-lang { flex: 1 1 100% !important; min-width: 100% !important; }
+  #title h2 { font-size: 1.2rem; }
+  #chat { height: 60vh !important; }
+  #chat .message-row.bot-row { max-width: 100% !important; margin: 12px 2px 8px !important; }
+}
+"""
 
 
-def build_app(bot: GlossaryBot) -> gr.Blocks:
-    def chat(message: str, history: list[dict]) -> tuple[str, list[dict]]:
+def user_message(question: str, limit: int) -> dict:
+    """The asker's message as shown in the chat: escaped, so it renders as the text typed."""
+    return {"role": "user", "content": escape_md(question[:limit])}
+
+
+def reply_messages(answer: Answer, glossary: Glossary) -> list[dict]:
+    """The answer (the same text as the CLI and ``/ask``), then a collapsible Sources block."""
+    messages = [{"role": "assistant", "content": answer.text}]
+    if answer.citations or answer.hits:
+        title = LABELS[side(answer.lang)]["sources"]
+        messages.append(
+            {
+                "role": "assistant",
+                "content": sources_markdown(answer, glossary),
+                "metadata": {"title": title, "status": "done"},
+            }
+        )
+    return messages
+
+
+def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
+    """Button labels for the answer's follow-up terms, in the answer's language (asking = the name)."""
+    return [term(glossary.get(i), side(answer.lang)) for i in answer.related][:N_RELATED]
+
+
+def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
+    settings = settings or bot.settings
+    glossary = bot.glossary
+    index = dialogue.citation_index(glossary.entries)
+
+    def respond(message: str, history: list[dict], labels: list[str]) -> tuple[str, list[dict], list[str]]:
+        if not message or not message.strip():
+            return "", history, labels
         answer = bot.answer(message, history)
-        return "", [*history, {"role": "user", "content": message}, *reply_messages(answer)]
+        shown = [user_message(message, settings.max_question_chars), *reply_messages(answer, glossary)]
+        return "", [*history, *shown], related_labels(answer, glossary)
 
     def ask(question: str) -> str:
+        """Answer one question; returns the answer as markdown (the same text as the CLI)."""
         return bot.answer(question).text
 
-    with gr.Blocks(title="AI शब्दावली बॉट · AI Glossary Bot") as demo:
-        gr.Markdown(
-            "## AI शब्दावली बॉट · AI Glossary Bot\n"
-            "Ask in Hindi, English or Hinglish what an AI/ML training term means. "
-            "हिंदी, अंग्रेज़ी या हिंग्लिश में पूछें।"
+    def show_related(labels: list[str]) -> list:
+        padded = labels + [""] * (N_RELATED - len(labels))
+        return [gr.update(visible=bool(labels))] + [gr.update(value=v, visible=bool(v)) for v in padded]
+
+    def on_vote(history: list[dict], lang: Side, data: gr.LikeData):
+        if not isinstance(data.liked, bool):  # a vote taken back: nothing to record
+            return None, gr.update(visible=False), ""
+        position = data.index[0] if isinstance(data.index, list | tuple) else data.index
+        turn = dialogue.turn_at(history, int(position), index)
+        vote: feedback.Vote = "like" if data.liked else "dislike"
+        item = feedback.record(turn.question if turn else "", list(turn.entry_ids) if turn else [], vote)
+        try:
+            feedback.append(settings.feedback_path, item)
+        except feedback.FeedbackError as exc:
+            log.error("%s", exc)
+            return None, gr.update(visible=False), UI[lang]["failed"]
+        return item.model_dump(), gr.update(visible=True), UI[lang][vote]
+
+    def on_comment(comment: str, pending: dict | None, lang: Side):
+        if not pending or not comment.strip():
+            return pending, gr.update(), "", ""
+        item = feedback.record(
+            pending["question"], pending["entry_ids"], pending["vote"], comment, pending["vote_id"]
         )
-        chatbot = gr.Chatbot(label="Chat", height=520, sanitize_html=True, render_markdown=True)
-        box = gr.Textbox(placeholder="e.g. dropout kya hai?", label="Question / प्रश्न", submit_btn=True)
-        gr.Examples(examples=EXAMPLES, inputs=box, label="Examples / उदाहरण")
-        box.submit(chat, [box, chatbot], [box, chatbot], api_name="chat")
+        try:
+            feedback.append(settings.feedback_path, item)
+        except feedback.FeedbackError as exc:
+            log.error("%s", exc)
+            return pending, gr.update(), comment, UI[lang]["failed"]
+        return None, gr.update(visible=False), "", UI[lang]["saved"]
+
+    with gr.Blocks(title="AI Glossary Bot · AI शब्दावली बॉट", analytics_enabled=False) as demo:
+        related_state = gr.State([])
+        pending_vote = gr.State(None)
+        with gr.Row(equal_height=True, elem_id="header"):
+            title = gr.Markdown(UI["en"]["title"], elem_id="title")
+            ui_lang = gr.Radio(
+                [("English", "en"), ("हिंदी", "hi")],
+                value="en",
+                label="Interface · इंटरफ़ेस",
+                elem_id="ui-lang",
+                scale=0,
+                min_width=230,
+            )
+        with gr.Tabs():
+            with gr.Tab(UI["en"]["chat_tab"], id="chat-tab") as chat_tab:
+                chatbot = gr.Chatbot(
+                    label=UI["en"]["chat"],
+                    elem_id="chat",
+                    height="62vh",
+                    sanitize_html=True,
+                    render_markdown=True,
+                    placeholder=UI["en"]["empty"],
+                )
+                related_note = gr.Markdown(UI["en"]["related"], visible=False, elem_id="related-note")
+                with gr.Row(elem_id="related-row"):
+                    related = [
+                        gr.Button(visible=False, size="sm", elem_classes="related-term")
+                        for _ in range(N_RELATED)
+                    ]
+                box = gr.Textbox(
+                    label=UI["en"]["question"],
+                    placeholder=UI["en"]["hint"],
+                    submit_btn=True,
+                    elem_id="question",
+                    max_length=settings.max_question_chars * 2,
+                )
+                vote_status = gr.Markdown("", elem_id="vote-status")
+                with gr.Row(visible=False, elem_id="comment-row") as comment_row:
+                    comment = gr.Textbox(
+                        label=UI["en"]["comment"], placeholder=UI["en"]["comment_hint"], scale=4
+                    )
+                    send = gr.Button(UI["en"]["send"], scale=1, elem_id="send-comment")
+                gr.Examples(examples=EXAMPLES, inputs=box, label="Examples · उदाहरण")
+            with gr.Tab(UI["en"]["browse_tab"], id="browse-tab") as browse_tab:
+                with gr.Row():
+                    flt = gr.Textbox(
+                        label=UI["en"]["filter"], placeholder=UI["en"]["filter_hint"], elem_id="browse-filter"
+                    )
+                    category = gr.Dropdown(
+                        browse.categories(glossary, "en"),
+                        value=browse.ALL,
+                        label=UI["en"]["category"],
+                        elem_id="browse-category",
+                    )
+                listing = gr.Markdown(
+                    browse.listing(glossary, "", browse.ALL, "en"), elem_id="browse-list", sanitize_html=True
+                )
+            with gr.Tab(UI["en"]["about_tab"], id="about-tab") as about_tab:
+                about = gr.Markdown(browse.about(glossary, "en"), elem_id="about")
+
+        chat_outputs = [box, chatbot, related_state]
+        related_outputs = [related_note, *related]
+        box.submit(respond, [box, chatbot, related_state], chat_outputs, api_name="chat").then(
+            show_related, related_state, related_outputs, api_visibility="private"
+        )
+        for button in related:
+            button.click(
+                respond, [button, chatbot, related_state], chat_outputs, api_visibility="private"
+            ).then(show_related, related_state, related_outputs, api_visibility="private")
         gr.api(ask, api_name="ask")
+
+        chatbot.like(
+            on_vote, [chatbot, ui_lang], [pending_vote, comment_row, vote_status], api_visibility="private"
+        )
+        for trigger in (send.click, comment.submit):
+            trigger(
+                on_comment,
+                [comment, pending_vote, ui_lang],
+                [pending_vote, comment_row, comment, vote_status],
+                api_visibility="private",
+            )
+
+        def refilter(query: str, cat: str, lang: Side) -> str:
+            return browse.listing(glossary, query or "", cat or browse.ALL, lang)
+
+        browse_io = ([flt, category, ui_lang], listing)
+        flt.change(refilter, *browse_io, api_visibility="private", trigger_mode="always_last")
+        category.change(refilter, *browse_io, api_visibility="private")
+
+        def relabel(lang: Side, query: str, cat: str) -> list:
+            words = UI[lang]
+            return [
+                gr.update(value=words["title"]),
+                gr.update(label=words["chat_tab"]),
+                gr.update(label=words["browse_tab"]),
+                gr.update(label=words["about_tab"]),
+                gr.update(label=words["chat"], placeholder=words["empty"]),
+                gr.update(value=words["related"]),
+                gr.update(label=words["question"], placeholder=words["hint"]),
+                gr.update(label=words["comment"], placeholder=words["comment_hint"]),
+                gr.update(value=words["send"]),
+                gr.update(label=words["filter"], placeholder=words["filter_hint"]),
+                gr.update(label=words["category"], choices=browse.categories(glossary, lang)),
+                refilter(query, cat, lang),
+                browse.about(glossary, lang),
+            ]
+
+        ui_lang.change(
+            relabel,
+            [ui_lang, flt, category],
+            [
+                title,
+                chat_tab,
+                browse_tab,
+                about_tab,
+                chatbot,
+                related_note,
+                box,
+                comment,
+                send,
+                flt,
+                category,
+                listing,
+                about,
+            ],
+            api_visibility="private",
+        )
+    return demo
+
+
+def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
+    """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks)."""
+    demo = build_app(bot, settings)
+    demo.queue(default_concurrency_limit=4, max_size=64)
+    demo.launch(
+        server_name=settings.host,
+        server_port=settings.port,
+        share=False,
+        show_error=False,
+        css=CSS,
+        theme=THEME,
+        **launch,
+    )
     return demo
 
 
 def main() -> None:
     settings = Settings()
-    bot = GlossaryBot.load(settings)
-    demo = build_app(bot)
-    demo.queue(default_concurrency_limit=4, max_size=64)
-    demo.launch(server_name=settings.host, server_port=settings.port, share=False, show_error=False)
+    serve(GlossaryBot.load(settings), settings)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,90 @@
-"""Turning retrieved entries into a cited answer in the asker's language.
+"""Turning glossary entries into cited markdown answers in the asker's language.
 
-Hindi text is quoted verbatim from the glossary; the English definition is
-the project's translation and is labelled as such. English questions get the
-English definition first, Hindi and Hinglish questions get Hindi first.
+Hindi text is quoted verbatim from the glossary; English text is the project's
+translation and is labelled as such. English questions get English first and the
+Hindi original in a collapsible ``<details>`` block; Hindi and Hinglish questions
+get Hindi first and English collapsed. Every piece of glossary or user text is
+passed through :func:`escape_md`, so it renders as text, never as HTML or a link.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import regex
 from pydantic import BaseModel, ConfigDict
 
 from bot.retrieval import Hit
 from bot.text import Lang
-from glossary import GlossaryEntry
+from glossary import ComparisonTable, FaqItem, Glossary, GlossaryEntry, Source
+
+Aspect = Literal["example", "usage", "more"]
+Side = Literal["en", "hi"]
+
+#: How many related terms an answer offers as follow-ups.
+MAX_RELATED = 4
+
+_MD_SPECIAL = regex.compile(r"([\\`*_\[\]|~#])")
+_MD_ESCAPED = regex.compile(r"\\([\\`*_\[\]|~#])")
+
+LABELS: dict[Side, dict[str, str]] = {
+    "en": {
+        "definition": "Definition",
+        "usage": "Usage",
+        "example": "Example",
+        "notes": "Caution",
+        "category": "Category",
+        "source": "Source",
+        "line": "line",
+        "other": "हिंदी (मूल पाठ) · Hindi original",
+        "translated": "English text is the project's translation; the Hindi original is authoritative.",
+        "hindi_only": "in the Hindi text only",
+        "vs": "vs",
+        "table": "From the source document",
+        "faq": "Frequently asked",
+        "see_also": "See also",
+        "no_example": "The glossary gives no example for **{term}**. Its definition:",
+        "no_usage": "The glossary gives no usage note for **{term}**. Its definition:",
+        "sources": "Sources",
+        "cited": "cited",
+        "nearby": "nearby",
+        "term": "Term",
+        "relevance": "Relevance",
+        "declined": "The glossary does not cover this question.",
+        "nearest": "Nearest terms it does cover: {names}",
+        "which_term": "Which term do you mean? Ask about a term first, e.g. “What is dropout?”, "
+        "then ask for an example or more detail.",
+    },
+    "hi": {
+        "definition": "परिभाषा",
+        "usage": "उपयोग",
+        "example": "उदाहरण",
+        "notes": "सावधानी",
+        "category": "श्रेणी",
+        "source": "स्रोत",
+        "line": "पंक्ति",
+        "other": "English (project translation) · अंग्रेज़ी अनुवाद",
+        "vs": "बनाम",
+        "table": "मूल दस्तावेज़ से",
+        "faq": "अक्सर पूछे जाने वाले प्रश्न",
+        "see_also": "यह भी देखें",
+        "no_example": "शब्दावली में **{term}** का कोई उदाहरण नहीं है। इसकी परिभाषा:",
+        "no_usage": "शब्दावली में **{term}** के उपयोग का विवरण नहीं है। इसकी परिभाषा:",
+        "sources": "स्रोत · Sources",
+        "cited": "उद्धृत",
+        "nearby": "निकट",
+        "term": "शब्द",
+        "relevance": "प्रासंगिकता",
+        "declined": "यह शब्दावली इस प्रश्न को कवर नहीं करती।",
+        "nearest": "शायद आप इनमें से कुछ पूछना चाहते हैं: {names}",
+        "which_term": "आप किस शब्द के बारे में पूछ रहे हैं? पहले कोई शब्द पूछें, जैसे “ड्रॉपआउट क्या है?”, "
+        "फिर उसका उदाहरण या विवरण माँगें।",
+    },
+}
+
+#: The citation as it appears in answers; :func:`cited_sources` reads it back.
+_CITATION = regex.compile(r"`([^`\n]+)`, (?:line|पंक्ति) (\d+)")
 
 
 class Citation(BaseModel):
@@ -23,7 +96,7 @@ class Citation(BaseModel):
 
 
 class Answer(BaseModel):
-    """What the bot says: markdown text, the entries it cites, and whether it declined."""
+    """What the bot says: markdown, the entries it cites, follow-up suggestions, whether it declined."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -33,65 +106,326 @@ class Answer(BaseModel):
     lang: Lang
     hits: list[Hit] = []
     notice: str | None = None
+    related: list[str] = []  # entry ids offered as follow-up questions
+
+    @property
+    def entry_ids(self) -> list[str]:
+        return [c.entry_id for c in self.citations]
 
 
-def _hindi_first(lang: Lang) -> bool:
-    return lang != "en"
+def escape_md(text: str) -> str:
+    """Text that renders literally in markdown: no HTML, no links, no emphasis."""
+    escaped = _MD_SPECIAL.sub(r"\\\1", text)
+    return escaped.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def unescape_md(text: str) -> str:
+    """The inverse of :func:`escape_md`."""
+    plain = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return _MD_ESCAPED.sub(r"\1", plain)
+
+
+def side(lang: Lang) -> Side:
+    """Which language goes first: English for English questions, Hindi for Hindi, Hinglish and mixed."""
+    return "en" if lang == "en" else "hi"
+
+
+def code(text: str) -> str:
+    """Inline code: rendered literally by markdown (backslashes too), so only backticks are replaced."""
+    return "`" + text.replace("`", "'").replace("\n", " ") + "`"
+
+
+def other(first: Side) -> Side:
+    return "hi" if first == "en" else "en"
+
+
+def cite(source: Source, lang: Lang) -> str:
+    """``Source: `doc`, line 5`` (read back by :func:`cited_sources`)."""
+    words = LABELS[side(lang)]
+    return f"**{words['source']}:** {code(source.document)}, {words['line']} {source.line}"
+
+
+def cited_sources(text: str) -> list[str]:
+    """The ``document:line`` citations in an answer's text, in order."""
+    return [f"{doc}:{line}" for doc, line in _CITATION.findall(text)]
 
 
 def citation(entry: GlossaryEntry) -> Citation:
     return Citation(entry_id=entry.id, term=entry.term, source=entry.source.cite())
 
 
-def entry_card(entry: GlossaryEntry, lang: Lang) -> str:
-    """The full answer for one entry: names, category, definitions, usage, example, notes, source."""
-    en_def = f"**Definition** *(English translation by the project)*: {entry.definition_en}"
-    hi_lines = [f"**परिभाषा** *(मूल हिंदी)*: {entry.definition_hi}"]
-    if entry.usage_hi:
-        hi_lines.append(f"**उपयोग**: {entry.usage_hi}")
-    if entry.example_hi:
-        hi_lines.append(f"**उदाहरण**: {entry.example_hi}")
-    hi_lines.extend(f"**सावधानी**: {note}" for note in entry.notes_hi)
-    body = [*hi_lines, en_def] if _hindi_first(lang) else [en_def, *hi_lines]
-    heading = (
-        f"### {entry.term_hi} · {entry.term_en}"
-        if _hindi_first(lang)
-        else (f"### {entry.term_en} · {entry.term_hi}")
-    )
-    category = f"*{entry.category.hi} / {entry.category.en}*"
-    source = ("स्रोत" if _hindi_first(lang) else "Source") + (
-        f": `{entry.source.document}`, line {entry.source.line}"
-    )
-    return "\n\n".join([heading, category, *body, source])
+def term(entry: GlossaryEntry, lang: Side) -> str:
+    return entry.term_en if lang == "en" else entry.term_hi
 
 
-def compose(hits: list[Hit], lang: Lang, notice: str | None = None) -> Answer:
-    """An answer built from the given hits (one card each, most relevant first)."""
-    cards = [entry_card(h.entry, lang) for h in hits]
-    parts = ([f"> {notice}"] if notice else []) + cards
+def names(entry: GlossaryEntry, first: Side) -> str:
+    second = other(first)
+    a, b = term(entry, first), term(entry, second)
+    return escape_md(a) if a == b else f"{escape_md(a)} · {escape_md(b)}"
+
+
+def _category(entry: GlossaryEntry, first: Side) -> str:
+    pair = [entry.category.en, entry.category.hi]
+    return " · ".join(escape_md(n) for n in dict.fromkeys(pair if first == "en" else pair[::-1]))
+
+
+def fields(entry: GlossaryEntry, lang: Side) -> dict[str, str | None]:
+    """Definition, usage and example in one language (None where the glossary has none)."""
+    if lang == "hi":
+        return {"definition": entry.definition_hi, "usage": entry.usage_hi, "example": entry.example_hi}
+    return {"definition": entry.definition_en, "usage": entry.usage_en, "example": entry.example_en}
+
+
+def _notes(entry: GlossaryEntry, lang: Side) -> list[str]:
+    return entry.notes_hi if lang == "hi" else entry.notes_en
+
+
+def _field_lines(entry: GlossaryEntry, lang: Side, keys: Iterable[str]) -> list[str]:
+    words = LABELS[lang]
+    values = fields(entry, lang)
+    lines = [f"**{words[k]}:** {escape_md(v)}" for k in keys if (v := values[k])]
+    if "definition" in keys:
+        lines.extend(f"**{words['notes']}:** {escape_md(n)}" for n in _notes(entry, lang))
+    return lines
+
+
+def collapsible(summary: str, body: Sequence[str]) -> str:
+    """A ``<details>`` block; markdown inside renders because of the blank lines around it."""
+    if not body:
+        return ""
+    return "\n\n".join([f"<details>\n<summary>{summary}</summary>", *body, "</details>"])
+
+
+def _bilingual(lines_first: list[str], lines_second: list[str], first: Side) -> list[str]:
+    """The question's language in full, the other one collapsed, with the translation note in English."""
+    note = [f"*{LABELS['en']['translated']}*"]
+    if first == "en":
+        return [*lines_first, *note, collapsible(LABELS["en"]["other"], lines_second)]
+    return [*lines_first, collapsible(LABELS["hi"]["other"], [*lines_second, *note])]
+
+
+def entry_card(entry: GlossaryEntry, lang: Lang, heading: bool = True) -> str:
+    """The full answer for one entry: names, category, definition, usage, example, cautions, citation."""
+    first = side(lang)
+    second = other(first)
+    keys = ("definition", "usage", "example")
+    parts = [
+        f"### {names(entry, first)}" if heading else "",
+        f"**{LABELS[first]['category']}:** {_category(entry, first)}",
+        *_bilingual(_field_lines(entry, first, keys), _field_lines(entry, second, keys), first),
+        cite(entry.source, lang),
+    ]
+    return "\n\n".join(p for p in parts if p)
+
+
+def aspect_card(entry: GlossaryEntry, aspect: Literal["example", "usage"], lang: Lang) -> str:
+    """Just an entry's example (or usage note), both languages; its definition when it has none."""
+    first = side(lang)
+    second = other(first)
+    heading = f"### {LABELS[first][aspect]}: {names(entry, first)}"
+    if fields(entry, "hi")[aspect] is None:
+        missing = LABELS[first][f"no_{aspect}"].format(term=escape_md(term(entry, first)))
+        body = [missing, *_field_lines(entry, first, ["definition"])]
+        return "\n\n".join([heading, *body, cite(entry.source, lang)])
+    own, theirs = _field_lines(entry, first, [aspect]), _field_lines(entry, second, [aspect])
+    parts = [heading, *_bilingual(own, theirs, first), cite(entry.source, lang)]
+    return "\n\n".join(p for p in parts if p)
+
+
+def _cell(value: str | None, fallback: str = "—") -> str:
+    return escape_md(" ".join(value.split())) if value else fallback
+
+
+def _comparison_rows(entries: Sequence[GlossaryEntry], lang: Side) -> list[str]:
+    words = LABELS[lang]
+    header = "| | " + " | ".join(f"**{escape_md(term(e, lang))}**" for e in entries) + " |"
+    rows = [header, "|---" * (len(entries) + 1) + "|"]
+    for key in ("definition", "usage", "example"):
+        cells = []
+        for e in entries:
+            hindi_exists = fields(e, "hi")[key] is not None
+            fallback = f"*{words['hindi_only']}*" if hindi_exists and lang == "en" else "—"
+            cells.append(_cell(fields(e, lang)[key], fallback))
+        rows.append(f"| **{words[key]}** | " + " | ".join(cells) + " |")
+    categories = [escape_md(e.category.en if lang == "en" else e.category.hi) for e in entries]
+    rows.append(f"| **{words['category']}** | " + " | ".join(categories) + " |")
+    sources = [f"{code(e.source.document)}, {words['line']} {e.source.line}" for e in entries]
+    rows.append(f"| **{words['source']}** | " + " | ".join(sources) + " |")
+    return rows
+
+
+def source_table(table: ComparisonTable, lang: Lang) -> str:
+    """A table from the source document, cell for cell (Hindi), with its caption and citation."""
+    words = LABELS[side(lang)]
+    rows = [
+        "| " + " | ".join(_cell(c) for c in table.columns) + " |",
+        "|---" * len(table.columns) + "|",
+        *("| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows),
+    ]
+    caption = f"**{words['table']}** — {escape_md(table.caption_hi)}"
+    return "\n\n".join([caption, "\n".join(rows), cite(table.source, lang)])
+
+
+def tables_for(entries: Sequence[GlossaryEntry], glossary: Glossary) -> list[ComparisonTable]:
+    """Source tables that describe every one of the compared entries."""
+    ids = {e.id for e in entries}
+    return [t for t in glossary.tables if ids <= set(t.entry_ids)]
+
+
+def comparison_card(entries: Sequence[GlossaryEntry], lang: Lang, glossary: Glossary) -> str:
+    """Two (or more) entries side by side, plus any source table that covers them all."""
+    first = side(lang)
+    second = other(first)
+    heading = f" {LABELS[first]['vs']} ".join(escape_md(term(e, first)) for e in entries)
+    parts = [
+        f"### {heading}",
+        *_bilingual(
+            ["\n".join(_comparison_rows(entries, first))],
+            ["\n".join(_comparison_rows(entries, second))],
+            first,
+        ),
+        *(source_table(t, lang) for t in tables_for(entries, glossary)),
+    ]
+    return "\n\n".join(p for p in parts if p)
+
+
+def faq_for(entry: GlossaryEntry, glossary: Glossary) -> list[FaqItem]:
+    return [item for item in glossary.faq if entry.id in item.related]
+
+
+def _faq_block(items: Sequence[FaqItem], lang: Lang) -> str:
+    first = side(lang)
+    lines = []
+    for item in items:
+        if first == "en" and item.answer_en:
+            lines.append(f"**{escape_md(item.question_en)}** {escape_md(item.answer_en)}")
+        else:
+            lines.append(f"**{escape_md(item.question_hi)}** {escape_md(item.answer_hi)}")
+        lines.append(cite(item.source, lang))
+    return "\n\n".join([f"#### {LABELS[first]['faq']}", *lines]) if lines else ""
+
+
+def more_card(entry: GlossaryEntry, lang: Lang, glossary: Glossary) -> str:
+    """The full card, the FAQ answers that mention the entry, and its related terms."""
+    first = side(lang)
+    related = [glossary.get(r) for r in known(entry.related, glossary)]
+    see_also = ", ".join(f"**{escape_md(term(r, first))}**" for r in related)
+    parts = [
+        entry_card(entry, lang),
+        _faq_block(faq_for(entry, glossary), lang),
+        f"{LABELS[first]['see_also']}: {see_also}" if see_also else "",
+    ]
+    return "\n\n".join(p for p in parts if p)
+
+
+def known(ids: Iterable[str], glossary: Glossary) -> list[str]:
+    """The ids that name entries of this glossary (related lists may point outside a user glossary)."""
+    out = []
+    for entry_id in ids:
+        try:
+            glossary.get(entry_id)
+        except KeyError:
+            continue
+        out.append(entry_id)
+    return out
+
+
+def suggest(shown: Sequence[GlossaryEntry], nearby: Sequence[Hit], glossary: Glossary) -> list[str]:
+    """Up to MAX_RELATED follow-up terms: the shown entries' related terms first, then the next hits."""
+    candidates = [r for e in shown for r in e.related] + [h.entry.id for h in nearby]
+    skip = {e.id for e in shown}
+    picked = [i for i in dict.fromkeys(known(candidates, glossary)) if i not in skip]
+    return picked[:MAX_RELATED]
+
+
+def _answer(
+    cards: list[str],
+    entries: Sequence[GlossaryEntry],
+    lang: Lang,
+    hits: Sequence[Hit],
+    related: list[str],
+    notice: str | None,
+) -> Answer:
+    parts = ([f"> {escape_md(notice)}"] if notice else []) + cards
     return Answer(
         text="\n\n---\n\n".join(parts),
-        citations=[citation(h.entry) for h in hits],
+        citations=[citation(e) for e in entries],
         abstained=False,
         lang=lang,
-        hits=hits,
+        hits=list(hits),
         notice=notice,
+        related=related,
     )
 
 
-def decline(suggestions: list[Hit], lang: Lang, notice: str | None = None) -> Answer:
-    """Say plainly that the glossary does not cover the question, and offer the nearest terms."""
-    names = ", ".join(
-        f"**{h.entry.term_hi if _hindi_first(lang) else h.entry.term_en}**" for h in suggestions
+def compose(hits: Sequence[Hit], lang: Lang, glossary: Glossary, notice: str | None = None) -> Answer:
+    """The card of the best hit; the following hits are listed as nearby sources and follow-ups."""
+    best, nearby = hits[0].entry, hits[1:]
+    return _answer(
+        [entry_card(best, lang)], [best], lang, hits[:3], suggest([best], nearby, glossary), notice
     )
-    if _hindi_first(lang):
-        text = "यह शब्दावली इस प्रश्न को कवर नहीं करती।"
-        if names:
-            text += f" शायद आप इनमें से कुछ पूछना चाहते हैं: {names}"
+
+
+def compare(hits: Sequence[Hit], lang: Lang, glossary: Glossary, notice: str | None = None) -> Answer:
+    """The first two hits side by side (the two sides of an "X vs Y" question)."""
+    sides = [h.entry for h in hits[:2]]
+    return _answer(
+        [comparison_card(sides, lang, glossary)],
+        sides,
+        lang,
+        hits[:4],
+        suggest(sides, hits[2:], glossary),
+        notice,
+    )
+
+
+def focus(entries: Sequence[GlossaryEntry], aspect: Aspect, lang: Lang, glossary: Glossary) -> Answer:
+    """A follow-up about entries answered before: their example, usage, or everything known."""
+    if aspect == "more":
+        cards = [more_card(e, lang, glossary) for e in entries]
     else:
-        text = "The glossary does not cover this question."
-        if names:
-            text += f" Nearest terms it does cover: {names}"
+        cards = [aspect_card(e, aspect, lang) for e in entries]
+    return _answer(cards, entries, lang, [], suggest(entries, [], glossary), None)
+
+
+def decline(suggestions: Sequence[Hit], lang: Lang, notice: str | None = None) -> Answer:
+    """Say plainly that the glossary does not cover the question, and offer the nearest terms."""
+    first = side(lang)
+    words = LABELS[first]
+    text = words["declined"]
+    listed = ", ".join(f"**{escape_md(term(h.entry, first))}**" for h in suggestions)
+    if listed:
+        text += " " + words["nearest"].format(names=listed)
     if notice:
-        text = f"> {notice}\n\n{text}"
-    return Answer(text=text, citations=[], abstained=True, lang=lang, hits=suggestions, notice=notice)
+        text = f"> {escape_md(notice)}\n\n{text}"
+    return Answer(
+        text=text,
+        citations=[],
+        abstained=True,
+        lang=lang,
+        hits=list(suggestions),
+        notice=notice,
+        related=[h.entry.id for h in suggestions][:MAX_RELATED],
+    )
+
+
+def no_context(lang: Lang) -> Answer:
+    """A follow-up ("give me an example") with no earlier answer to refer to."""
+    return Answer(text=LABELS[side(lang)]["which_term"], citations=[], abstained=True, lang=lang)
+
+
+def sources_markdown(answer: Answer, glossary: Glossary) -> str:
+    """The cited entries (and the nearby ones considered) with their relevance scores."""
+    words = LABELS[side(answer.lang)]
+    first = side(answer.lang)
+    scores = {h.entry.id: h.score for h in answer.hits}
+    rows = [(c.entry_id, words["cited"]) for c in answer.citations]
+    rows += [(h.entry.id, words["nearby"]) for h in answer.hits if h.entry.id not in answer.entry_ids]
+    if not rows:
+        return "—"
+    lines = [f"| # | {words['term']} | {words['source']} | {words['relevance']} |", "|---|---|---|---|"]
+    for n, (entry_id, role) in enumerate(rows, start=1):
+        entry = glossary.get(entry_id)
+        score = f"{scores[entry_id]:.2f}" if entry_id in scores else "—"
+        lines.append(f"| {n} | {names(entry, first)} ({role}) | {code(entry.source.cite())} | {score} |")
+    return "\n".join(lines)

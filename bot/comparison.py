@@ -5,10 +5,10 @@ from __future__ import annotations
 import regex
 
 _CUE = regex.compile(
-    r"(?i)\b(?:vs\.?|versus|difference|differences|differ|different|compare|comparison|farak|fark|farq|"
+    r"(?i)\b(?:vs\.?|versus|difference|differences|compare|comparison|farak|fark|farq|"
     r"antar|same\s+thing|ek\s+hi)\b|अंतर|फ़?र्क़?|फ़र्क|तुलना|एक\s+ही"
 )
-_SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*/\s*|,\s*")
+_SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*/\s*")
 _FRAME = regex.compile(
     r"(?i)\b(?:what(?:'s|\s+is)\s+the\s+difference\s+between|difference\s+between|compare|"
     r"how\s+(?:is|are|does|do)|what\s+is|whats)\b"

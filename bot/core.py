@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 import faiss
 
+from bot import dialogue
 from bot.abstain import AbstentionPolicy
-from bot.answer import Answer, compose, decline
+from bot.answer import Answer, compare, compose, decline, focus, no_context
 from bot.comparison import split_comparison
 from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
@@ -22,6 +23,8 @@ from index.store import load_or_build
 log = logging.getLogger(__name__)
 
 History = list[dict]
+#: How much of an entry's name (IDF-weighted) one side of a comparison must spell out.
+SIDE_NAME_MATCH = 0.5
 
 
 @dataclass(frozen=True)
@@ -119,26 +122,47 @@ class GlossaryBot:
         """The top-k entries for a question, best first (empty for a question with no words)."""
         return self.retrieve(question, k).hits
 
-    def answer(self, question: str, history: History | None = None) -> Answer:
-        """Answer one question; ``history`` is Gradio's messages list (used for follow-ups)."""
-        found = self.retrieve(question, 3)
+    def answer(self, question: str, history: History | None = None, lang: Lang | None = None) -> Answer:
+        """Answer one question in its own language (or ``lang``); ``history`` is Gradio's messages list.
+
+        A follow-up with no topic of its own ("give me an example", "in Hindi please") is about the
+        entries of an earlier answer, read back from the citations in ``history``.
+        """
+        history = history or []
+        follow = dialogue.resolve(question, history, dialogue.citation_index(self.glossary.entries))
+        if follow is not None:
+            lang = lang or follow.lang or detect_lang(question)
+            if follow.turn is None:
+                return no_context(lang)
+            if follow.aspect is None:
+                return self.answer(follow.turn.question, history[: follow.turn.position], lang)
+            entries = [self.glossary.get(i) for i in follow.turn.entry_ids]
+            return focus(entries, follow.aspect, lang, self.glossary)
+        found = self.retrieve(question, len(self.glossary))
         query = found.query
+        lang = lang or query.lang
         if not found.hits:
-            return decline([], query.lang, query.notice or _empty_notice(query.lang))
-        if found.abstained:
-            return decline(found.hits[:2], query.lang, query.notice)
-        shown = found.hits[:2] if found.comparison else found.hits[:1]
-        return compose(shown, query.lang, query.notice)
+            return decline([], lang, query.notice or _empty_notice(lang))
+        if found.comparison:
+            return compare(found.hits, lang, self.glossary, query.notice)
+        named = dialogue.named_entry(query.text, self.glossary)
+        if named is None and found.abstained:
+            return decline(found.hits[:2], lang, query.notice)
+        hits = sorted(found.hits, key=lambda h: named is not None and h.entry.id != named.id)
+        return compose(hits, lang, self.glossary, query.notice)
 
     def comparison_hits(self, text: str) -> list[Hit] | None:
-        """For "X vs Y" questions, the best covered entry for each side (None if not a comparison)."""
+        """For "X vs Y" questions, the entry each side names (None if not a comparison).
+
+        Sides are short names, so they are matched lexically: no extra encoder call.
+        """
         sides = split_comparison(text) if self.comparisons else None
         if sides is None:
             return None
         picked: list[Hit] = []
         for side in sides:
-            ranking = self.retriever.rank(side)
-            if self.policy.abstain(ranking):
+            ranking = self.retriever.rank(side, use_dense=False)
+            if ranking.name[ranking.top] < SIDE_NAME_MATCH:
                 continue
             best = self.retriever.hits(ranking, 1)[0]
             if all(best.entry.id != p.entry.id for p in picked):

@@ -1,25 +1,31 @@
-"""The lexical branch: BM25 over entry text, plus exact and fuzzy matches on term names.
+"""The lexical branch: BM25 over entry text, plus matches on term names.
 
 Dense vectors blur near neighbours (batch vs batch size) and romanized Hindi;
-words the asker actually typed, matched against the names and aliases of an
-entry, settle those cases. Misspellings ("overfiting") are mapped to the
-nearest known word with character-level similarity before matching.
+the words the asker actually typed, matched against the names and aliases of
+an entry, settle those cases. Name tokens are weighted by IDF so that a match
+on "clipping" counts for more than a match on "training". Misspellings
+("overfiting", "gradiant") are mapped to the nearest name word by
+Damerau-Levenshtein similarity before matching.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
 import bm25s
 import numpy as np
-from rapidfuzz import fuzz, process
+import regex
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
 
 from bot.text import STOP_WORDS, tokens
 from glossary import GlossaryEntry
 
-#: Similarity (0-100) a misspelt word needs to be read as a known word.
-FUZZY_CUTOFF = 84
+#: Normalised Damerau-Levenshtein similarity a misspelt word needs to be read as a name word.
+FUZZY_CUTOFF = 0.79  # one edit in a five-letter word (0.8) passes despite float rounding
 MIN_FUZZY_LEN = 4
 
 
@@ -31,6 +37,19 @@ def entry_names(entry: GlossaryEntry) -> list[str]:
     return list(dict.fromkeys([entry.term, entry.term_en, entry.term_hi, *entry.aliases]))
 
 
+def entry_text(entry: GlossaryEntry) -> str:
+    """All descriptive text of an entry, in both languages."""
+    parts = [
+        entry.definition_en,
+        entry.definition_hi,
+        entry.usage_hi,
+        entry.example_hi,
+        entry.usage_en,
+        entry.example_en,
+    ]
+    return " ".join(p for p in parts if p)
+
+
 class LexicalIndex:
     """BM25 and name matching over a fixed list of entries (scores align with that list)."""
 
@@ -39,26 +58,44 @@ class LexicalIndex:
         self._names = [[tuple(_content(name)) for name in entry_names(e)] for e in self.entries]
         docs = []
         for entry, names in zip(self.entries, self._names, strict=True):
-            text = " ".join(
-                filter(None, [entry.definition_en, entry.definition_hi, entry.usage_hi, entry.example_hi])
-            )
             name_tokens = [t for name in names for t in name]
-            docs.append(name_tokens * 2 + _content(text))
+            docs.append(name_tokens * 2 + _content(entry_text(entry)))
         self._bm25 = bm25s.BM25()
         self._bm25.index(docs, show_progress=False)
-        self.vocabulary = sorted({t for doc in docs for t in doc})
-        self._known = frozenset(self.vocabulary)
+        doc_freq = Counter(t for doc in docs for t in set(doc))
+        self.idf = {t: math.log(1 + len(docs) / df) for t, df in doc_freq.items()}
+        self.known = frozenset(doc_freq)
+        self.name_vocabulary = sorted({t for names in self._names for name in names for t in name})
+        #: Every word the glossary uses anywhere, paraphrases included: words outside it are off-topic.
+        self.vocabulary = self.known | {t for e in self.entries for p in e.paraphrases for t in _content(p)}
+        self.acronyms = _acronyms(self.entries)
 
     def correct(self, words: Sequence[str]) -> list[str]:
-        """Replace unknown words by their closest known word when the match is close enough."""
+        """Replace words the glossary never uses by the closest name word, when close enough."""
         return [self._closest(w) for w in words]
 
-    @lru_cache(maxsize=4096)  # noqa: B019 - the index lives as long as the process
+    @lru_cache(maxsize=4096)  # noqa: B019 - one index per process, cache lives as long
     def _closest(self, word: str) -> str:
-        if word in self._known or len(word) < MIN_FUZZY_LEN:
+        if word in self.known or len(word) < MIN_FUZZY_LEN:
             return word
-        match = process.extractOne(word, self.vocabulary, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+        match = process.extractOne(
+            word,
+            self.name_vocabulary,
+            scorer=DamerauLevenshtein.normalized_similarity,
+            score_cutoff=FUZZY_CUTOFF,
+        )
         return match[0] if match else word
+
+    def expand_acronyms(self, words: Sequence[str]) -> list[str]:
+        """English names for the acronyms among the words ("sgd" -> "Stochastic gradient descent")."""
+        return list(dict.fromkeys(self.acronyms[w] for w in words if w in self.acronyms))
+
+    def unknown_share(self, words: Sequence[str]) -> float:
+        """Share of the words (numbers aside) that the glossary never uses."""
+        topical = [w for w in words if not w.isdigit()]
+        if not topical:
+            return 0.0
+        return sum(1 for w in topical if w not in self.vocabulary) / len(topical)
 
     def bm25(self, words: Sequence[str]) -> np.ndarray:
         if not words:
@@ -66,20 +103,55 @@ class LexicalIndex:
         return np.asarray(self._bm25.get_scores(list(words)), dtype=np.float32)
 
     def name_match(self, words: Sequence[str]) -> np.ndarray:
-        """Per entry, the best share of one of its names that the words spell out.
+        """Per entry, the IDF-weighted share of its best-matching name that the words spell out.
 
-        A full match of a longer name beats a full match of a shorter one it
-        contains ("batch size" over "batch"), so coverage is tie-broken by length.
+        Ties between full matches go to the name with more matched weight, so
+        "batch size" beats "batch" when both words are asked.
         """
         present = set(words)
         out = np.zeros(len(self.entries), dtype=np.float32)
         for i, names in enumerate(self._names):
             best = 0.0
             for name in names:
-                if not name:
-                    continue
-                hit = sum(1 for t in name if t in present)
+                total = sum(self.idf.get(t, 1.0) for t in name)
+                hit = sum(self.idf.get(t, 1.0) for t in name if t in present)
                 if hit:
-                    best = max(best, hit / len(name) + 0.05 * min(hit, 4))
+                    best = max(best, hit / total + 0.01 * hit)
             out[i] = best
         return out
+
+    def query_coverage(self, words: Sequence[str], entry_index: int) -> float:
+        """IDF share of the query's words that the entry's names or text contain."""
+        vocab = self._entry_vocab(entry_index)
+        total = sum(self.idf.get(w, self._unknown_idf) for w in words)
+        if not total:
+            return 0.0
+        return sum(self.idf.get(w, self._unknown_idf) for w in words if w in vocab) / total
+
+    @property
+    def _unknown_idf(self) -> float:
+        return math.log(1 + len(self.entries))
+
+    @lru_cache(maxsize=256)  # noqa: B019
+    def _entry_vocab(self, entry_index: int) -> frozenset[str]:
+        entry = self.entries[entry_index]
+        name_tokens = {t for name in self._names[entry_index] for t in name}
+        return frozenset(name_tokens | set(_content(entry_text(entry))))
+
+
+_ACRONYM = regex.compile(r"^[\p{Lu}\p{N}][\p{L}\p{N}]{1,5}$")
+
+
+def _acronyms(entries: Sequence[GlossaryEntry]) -> dict[str, str]:
+    """Acronyms that name exactly one entry: whole aliases or bracketed in its term (PEFT, SGD, MoE).
+
+    Acronyms inside longer names ("AI accelerator", "ML model training") are not expansions.
+    """
+    found: dict[str, set[str]] = {}
+    for entry in entries:
+        bracketed = regex.findall(r"\(([^)]+)\)", f"{entry.term} {entry.term_en}")
+        candidates = [*entry.aliases, *(p.strip() for b in bracketed for p in b.split(","))]
+        for candidate in candidates:
+            if _ACRONYM.match(candidate) and sum(c.isupper() for c in candidate) >= 2:
+                found.setdefault(candidate.casefold(), set()).add(entry.term_en)
+    return {acronym: names.pop() for acronym, names in found.items() if len(names) == 1}

@@ -20,6 +20,11 @@ def _default_cache_dir() -> Path:
     return Path(base) / "glossary-bot"
 
 
+def _default_host() -> str:
+    """Spaces route traffic to the container, so there the app must listen on all interfaces."""
+    return "0.0.0.0" if os.environ.get("SPACE_ID") else "127.0.0.1"
+
+
 class Settings(BaseSettings):
     """Configuration of the glossary bot. Env var = ``GLOSSARY_BOT_`` + field name in capitals."""
 
@@ -48,7 +53,10 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are truncated (and the answer says so)."
     )
-    host: str = Field(default="127.0.0.1", description="Address the Gradio app binds to.")
+    host: str = Field(
+        default_factory=_default_host,
+        description="Address the Gradio app binds to: 127.0.0.1, or 0.0.0.0 inside a Hugging Face Space.",
+    )
     port: int = Field(default=7860, ge=1, le=65535, description="Port of the Gradio app.")
     feedback_path: Path = Field(
         default=Path("feedback.jsonl"), description="JSONL file that likes/dislikes are appended to."

@@ -7,16 +7,19 @@ a typo in the file fails loudly instead of silently dropping data.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from glossary.errors import GlossaryError
 from glossary.schema import SLUG_PATTERN, Category
 from glossary.yamlio import load_yaml, yaml_error_line
 
 ENRICHMENT_PATH = Path(__file__).with_name("enrichment.yaml")
+MIN_PARAPHRASES = 6
+_DEVANAGARI = re.compile(r"[\u0900-\u097F]")
 
 
 class _Strict(BaseModel):
@@ -24,15 +27,39 @@ class _Strict(BaseModel):
 
 
 class EntryEnrichment(_Strict):
-    """Project-written fields for one entry; ``term`` must equal the source heading it belongs to."""
+    """Project-written fields for one entry; ``term`` must equal the source heading it belongs to.
+
+    ``usage_en``, ``example_en`` and ``notes_en`` translate the source's usage, example and caution
+    lines; the importer requires exactly the ones the source entry has (one ``notes_en`` item per note).
+    ``paraphrases`` describe the concept in plain words without naming it (English, Hinglish and
+    Devanagari Hindi); every seed entry needs at least ``MIN_PARAPHRASES`` of them, in both scripts.
+    """
 
     term: str = Field(min_length=1)
     term_en: str | None = None
     term_hi: str | None = None
     category: Category | None = None
     definition_en: str = Field(min_length=1)
+    usage_en: str | None = Field(default=None, min_length=1)
+    example_en: str | None = Field(default=None, min_length=1)
+    notes_en: list[str] = Field(default_factory=list)
     aliases: list[str] = Field(min_length=1)
+    paraphrases: list[str] = Field(min_length=MIN_PARAPHRASES)
     related: list[str] = Field(min_length=1)
+
+    @field_validator("paraphrases")
+    @classmethod
+    def _paraphrases_are_distinct_lines_in_both_scripts(cls, items: list[str]) -> list[str]:
+        for item in items:
+            if not item.strip() or item != item.strip() or "\n" in item:
+                raise ValueError(f"paraphrase must be one non-blank line without outer spaces: {item!r}")
+        folded = [item.casefold() for item in items]
+        repeated = sorted({item for item in folded if folded.count(item) > 1})
+        if repeated:
+            raise ValueError(f"paraphrase listed twice: {repeated[0]!r}")
+        if all(_DEVANAGARI.search(item) for item in items) or not any(_DEVANAGARI.search(i) for i in items):
+            raise ValueError("needs paraphrases in Latin script (English, Hinglish) and in Devanagari")
+        return items
 
 
 class TableEnrichment(_Strict):
@@ -41,11 +68,12 @@ class TableEnrichment(_Strict):
 
 
 class FaqEnrichment(_Strict):
-    """Question written for one FAQ answer; FAQ items are matched to answers in source order."""
+    """Question and English answer written for one FAQ answer; matched to answers in source order."""
 
     id: str = Field(pattern=SLUG_PATTERN)
     question_hi: str = Field(min_length=1)
     question_en: str = Field(min_length=1)
+    answer_en: str = Field(min_length=1, description="English translation of the source answer")
     related: list[str] = Field(min_length=1)
 
 

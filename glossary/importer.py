@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -128,9 +128,10 @@ def _build_document(
                 "question_hi": item.question_hi,
                 "question_en": item.question_en,
                 "answer_hi": answer.text,
+                "answer_en": item.answer_en,
                 "related": item.related,
                 "source": {"document": raw.document, "line": answer.line},
-                "written_by_project": ["question_hi", "question_en", "related"],
+                "written_by_project": ["question_hi", "question_en", "answer_en", "related"],
             }
             for item, answer in zip(enrichment.faq, raw.faq, strict=True)
         ],
@@ -161,7 +162,7 @@ def _merge_entry(
         if item.term_hi is not None:
             raise fail("term_hi", "the Hindi name is the source heading; remove this field")
         term_en, term_hi, category = item.term_en, raw.term, item.category.model_dump()
-        written = ["term_en", "aliases", "category", "definition_en", "related"]
+        named = ["term_en", "aliases", "category"]
     else:
         if item.term_hi is None:
             raise fail("term_hi", "required for entries with an English heading")
@@ -173,7 +174,8 @@ def _merge_entry(
             )
         term_en, term_hi = raw.term, item.term_hi
         category = {"hi": raw.category_hi, "en": enrichment.categories_en[raw.category_hi]}
-        written = ["term_hi", "aliases", "category.en", "definition_en", "related"]
+        named = ["term_hi", "aliases", "category.en"]
+    written = [*named, "definition_en", *_check_translations(raw, item, fail), "paraphrases", "related"]
     return {
         "id": entry_id,
         "term": raw.term,
@@ -186,10 +188,46 @@ def _merge_entry(
         "example_hi": raw.example_hi,
         "notes_hi": list(raw.notes_hi),
         "definition_en": item.definition_en,
+        "usage_en": item.usage_en,
+        "example_en": item.example_en,
+        "notes_en": list(item.notes_en),
+        "paraphrases": item.paraphrases,
         "related": item.related,
         "source": {"document": spec.document, "line": raw.line},
         "written_by_project": written,
     }
+
+
+def _check_translations(
+    raw: RawEntry, item: EntryEnrichment, fail: Callable[[str, str], GlossaryError]
+) -> list[str]:
+    """Require a translation for exactly the usage/example/caution lines the source entry has.
+
+    Returns the names of the translated fields, for ``written_by_project``.
+    """
+    for name, hindi, english in (
+        ("usage", raw.usage_hi, item.usage_en),
+        ("example", raw.example_hi, item.example_en),
+    ):
+        if hindi is not None and english is None:
+            raise fail(f"{name}_en", f"required: English translation of the source's {name} line")
+        if hindi is None and english is not None:
+            raise fail(f"{name}_en", f"the source entry has no {name} line to translate; remove this field")
+    if len(item.notes_en) != len(raw.notes_hi):
+        raise fail(
+            "notes_en",
+            f"the source entry has {len(raw.notes_hi)} caution note(s) but notes_en has "
+            f"{len(item.notes_en)}; translate each note, in source order",
+        )
+    return [
+        name
+        for name, english in (
+            ("usage_en", item.usage_en),
+            ("example_en", item.example_en),
+            ("notes_en", item.notes_en),
+        )
+        if english
+    ]
 
 
 def _merge_tables(

@@ -35,8 +35,21 @@ CSV_REQUIRED = (
     "definition_hi",
     "definition_en",
 )
-CSV_OPTIONAL = ("aliases", "usage_hi", "example_hi", "notes_hi", "related", "source_document", "source_line")
-CSV_LIST_COLUMNS = ("aliases", "notes_hi", "related")
+CSV_OPTIONAL = (
+    "aliases",
+    "usage_hi",
+    "example_hi",
+    "notes_hi",
+    "usage_en",
+    "example_en",
+    "notes_en",
+    "paraphrases",
+    "related",
+    "source_document",
+    "source_line",
+)
+# List cells hold items separated by '|'; notes_en[i] translates notes_hi[i].
+CSV_LIST_COLUMNS = ("aliases", "notes_hi", "notes_en", "paraphrases", "related")
 CSV_FIELD_NAMES = {
     "category.hi": "category_hi",
     "category.en": "category_en",
@@ -182,7 +195,7 @@ def _csv_entry(path: Path, cells: dict[str, str], line: int) -> dict[str, Any]:
     entry["category"] = {"hi": cells["category_hi"], "en": cells["category_en"]}
     for name in CSV_LIST_COLUMNS:
         entry[name] = [item.strip() for item in cells.get(name, "").split("|") if item.strip()]
-    for name in ("usage_hi", "example_hi"):
+    for name in ("usage_hi", "example_hi", "usage_en", "example_en"):
         entry[name] = cells.get(name) or None
     entry["source"] = {
         "document": cells.get("source_document") or path.name,

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 import faiss
 import numpy as np
@@ -35,10 +36,15 @@ BATCH = 16
 
 
 class Row(BaseModel):
-    """What one vector stands for: a field of an entry."""
+    """What one vector stands for: a field of an entry, embedded as a passage or as a query.
+
+    e5 is trained with asymmetric prompts; embedding a field both ways lets a
+    question meet it as a document and, symmetrically, as a similar question.
+    """
 
     entry_id: str
     field: str
+    prompt: Literal["passage", "query"] = "passage"
 
 
 class Passage(Row):
@@ -87,14 +93,15 @@ class VectorIndex:
         recipe: str,
         progress: bool = False,
     ) -> VectorIndex:
-        texts = [p.text for p in passages]
-        chunks = []
-        bar = tqdm(total=len(texts), desc="encoding glossary", unit="passage", disable=not progress)
-        for start in range(0, len(texts), BATCH):
-            chunks.append(encoder.encode_passages(texts[start : start + BATCH]))
-            bar.update(len(chunks[-1]))
+        vectors = np.zeros((len(passages), encoder.dim), dtype=np.float32)
+        bar = tqdm(total=len(passages), desc="encoding glossary", unit="text", disable=not progress)
+        for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
+            rows = [i for i, p in enumerate(passages) if p.prompt == prompt]
+            for start in range(0, len(rows), BATCH):
+                batch = rows[start : start + BATCH]
+                vectors[batch] = encode([passages[i].text for i in batch])
+                bar.update(len(batch))
         bar.close()
-        vectors = np.vstack(chunks) if chunks else np.zeros((0, encoder.dim), dtype=np.float32)
         index = faiss.IndexFlatIP(encoder.dim)
         index.add(vectors)
         manifest = Manifest(
@@ -104,7 +111,7 @@ class VectorIndex:
             recipe=recipe,
             dim=encoder.dim,
             entry_ids=list(dict.fromkeys(p.entry_id for p in passages)),
-            rows=[Row(entry_id=p.entry_id, field=p.field) for p in passages],
+            rows=[Row(entry_id=p.entry_id, field=p.field, prompt=p.prompt) for p in passages],
             faiss_sha256="",
             created_at=datetime.now(UTC),
         )

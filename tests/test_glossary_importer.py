@@ -5,10 +5,13 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from glossary import SeedFormatError, load_glossary
+from glossary import GlossaryError, SeedFormatError, load_glossary
+from glossary.enrichment import ENRICHMENT_PATH
 from glossary.importer import DATA_DIR, SEEDS, import_seeds, main
 from glossary.seeds import parse_pairs, parse_sections
 
@@ -154,6 +157,47 @@ def test_malformed_seed_is_reported(
     with pytest.raises(SeedFormatError) as info:
         import_seeds(tmp_path)
     assert message in str(info.value)
+
+
+def _set(record: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        record.pop(key, None)
+    else:
+        record[key] = value
+
+
+@needs_seeds
+@pytest.mark.parametrize(
+    ("doc", "entry_id", "key", "value", "message"),
+    [
+        ("004_2d22f4c9d7805074.txt", "dropout", "usage_en", None, "required: English translation"),
+        ("004_2d22f4c9d7805074.txt", "dropout", "example_en", None, "required: English translation"),
+        ("004_2d22f4c9d7805074.txt", "learning-rate", "notes_en", None, "has 1 caution note(s)"),
+        ("004_2d22f4c9d7805074.txt", "dropout", "notes_en", ["Extra."], "has 0 caution note(s)"),
+        ("000_0aafce8d45fe4737.txt", "lora", "usage_en", "Usage.", "has no usage line"),
+    ],
+)
+def test_enrichment_translations_must_match_the_source_lines(
+    tmp_path: Path, doc: str, entry_id: str, key: str, value: Any, message: str
+) -> None:
+    data = yaml.safe_load(ENRICHMENT_PATH.read_text("utf-8"))
+    _set(data["documents"][doc]["entries"][entry_id], key, value)
+    path = tmp_path / "enrichment.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    with pytest.raises(GlossaryError) as info:
+        import_seeds(SEEDS_DIR, path)
+    assert (info.value.file, info.value.entry, info.value.field) == (path, entry_id, key)
+    assert message in str(info.value)
+
+
+def test_enrichment_requires_faq_answer_en(tmp_path: Path) -> None:
+    data = yaml.safe_load(ENRICHMENT_PATH.read_text("utf-8"))
+    del data["documents"]["004_2d22f4c9d7805074.txt"]["faq"][0]["answer_en"]
+    path = tmp_path / "enrichment.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    with pytest.raises(GlossaryError) as info:
+        import_seeds(SEEDS_DIR, path)
+    assert info.value.field is not None and info.value.field.endswith("faq.0.answer_en")
 
 
 def test_missing_seed_folder_fails_cleanly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import regex
 import yaml
 
 from glossary import Glossary, GlossaryError, load_glossary
@@ -139,6 +140,51 @@ def test_categories_and_written_by_project(bundled: Glossary) -> None:
     assert all("term_hi" in e.written_by_project and e.term == e.term_en for e in doc_004.entries)
 
 
+DEVANAGARI = regex.compile(r"\p{Devanagari}")
+
+
+def test_bundled_english_translations_cover_every_hindi_line(bundled: Glossary) -> None:
+    doc_000, doc_004 = bundled.documents
+    for e in doc_004.entries:
+        assert e.usage_en and e.example_en, e.id
+        assert len(e.notes_en) == len(e.notes_hi), e.id
+        translated = {"usage_en", "example_en"} | ({"notes_en"} if e.notes_hi else set())
+        assert {f for f in e.written_by_project if f.endswith("_en")} - {"definition_en"} == translated, e.id
+    for e in doc_000.entries:
+        assert (e.usage_en, e.example_en, e.notes_en) == (None, None, []), e.id
+        assert not {"usage_en", "example_en", "notes_en"} & set(e.written_by_project), e.id
+    for item in bundled.faq:
+        assert item.answer_en and "answer_en" in item.written_by_project, item.id
+
+
+def test_bundled_translations_are_english_sentences(bundled: Glossary) -> None:
+    texts = [t for e in bundled for t in (e.usage_en, e.example_en, *e.notes_en) if t is not None]
+    texts += [item.answer_en for item in bundled.faq if item.answer_en]
+    assert len(texts) == 61 * 2 + 4 + 5
+    for text in texts:
+        assert not DEVANAGARI.search(text), text
+        assert text == text.strip() and "  " not in text and "\n" not in text, text
+        assert text[0].isupper() and text.endswith("."), text
+
+
+def test_bundled_translation_spot_checks(bundled: Glossary) -> None:
+    clipping = bundled.get("gradient-clipping")
+    assert clipping.example_en == (
+        "Clip the global gradient norm at a documented threshold and log the clipped steps."
+    )
+    assert bundled.get("learning-rate").notes_en == [
+        "There is no universally correct learning rate; suitable values depend on the model, method, "
+        "data, batch size and optimizer."
+    ]
+    # Source lines that say the opposite of what they mean are translated with the intended meaning.
+    assert "instead of training a new model from random initialization" in (
+        bundled.get("transfer-learning").usage_en or ""
+    )
+    assert (bundled.get("data-split").usage_en or "").startswith("Split by user, time, document or group")
+    assert (bundled.get("data-deduplication").example_en or "").startswith("Before splitting, deduplicate")
+    assert "number of batches per epoch" in (bundled.faq[1].answer_en or "")
+
+
 def test_end_matter(bundled: Glossary) -> None:
     (table,) = bundled.tables
     assert table.entry_ids == ["batch", "mini-batch", "training-step-iteration", "epoch"]
@@ -185,6 +231,30 @@ def test_csv_glossary_loads_with_defaults(tmp_path: Path) -> None:
     assert (first.source.document, first.source.line) == ("mine.csv", 2)
     assert second.source.line == 4  # the quoted cell above spans two lines
     assert second.related == ["my-dropout", "gradient"]
+
+
+def test_csv_with_english_translation_columns(tmp_path: Path) -> None:
+    path = tmp_path / "mine.csv"
+    header = CSV_HEADER.rstrip("\n") + ",usage_hi,usage_en,example_hi,example_en,notes_hi,notes_en\n"
+    path.write_text(
+        header
+        + "a,A,A,अ,,श,C,प।,D.,,उपयोग।,Usage.,उदाहरण।,Example.,पहला। | दूसरा।,First. | Second.\n"
+        + "b,B,B,ब,,श,C,प।,D.,,उपयोग।,,,,नोट।,\n",
+        encoding="utf-8",
+    )
+    glossary = load_glossary([path])
+    a, b = glossary.get("a"), glossary.get("b")
+    assert (a.usage_en, a.example_en, a.notes_en) == ("Usage.", "Example.", ["First.", "Second."])
+    assert a.notes_hi == ["पहला।", "दूसरा।"]
+    assert (b.usage_hi, b.usage_en, b.example_hi, b.notes_en) == ("उपयोग।", None, None, [])
+
+
+def test_user_glossary_without_english_translations_loads(tmp_path: Path) -> None:
+    hindi_only = entry("alpha", usage_hi="उपयोग।", example_hi="उदाहरण।", notes_hi=["सावधानी।"])
+    glossary = load_glossary([write_yaml(tmp_path / "hi.yaml", document(hindi_only))])
+    alpha = glossary.get("alpha")
+    assert alpha.notes_hi == ["सावधानी।"]
+    assert (alpha.usage_en, alpha.example_en, alpha.notes_en) == (None, None, [])
 
 
 def test_directory_loads_supported_files_sorted(tmp_path: Path) -> None:
@@ -277,6 +347,38 @@ def test_csv_field_errors_use_column_names_and_lines(tmp_path: Path) -> None:
     path.write_text(CSV_HEADER + "ok,A,A,अ,,श,C,प।,D,\nbad,B,B,ब,,,C,प।,D,\n", "utf-8")
     error = load_error([path])
     assert (error.entry, error.field, error.line) == ("bad", "category_hi", 3)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"usage_en": "Usage."}, "usage_en", "translates usage_hi, which is not set"),
+        ({"example_en": "Example."}, "example_en", "translates example_hi, which is not set"),
+        (
+            {"notes_hi": ["एक।", "दो।"], "notes_en": ["One."]},
+            "notes_en",
+            "has 1 item(s) but notes_hi has 2",
+        ),
+    ],
+)
+def test_inconsistent_translation_names_file_entry_and_field(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, overrides: dict[str, Any], field: str, message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_yaml(tmp_path / "x.yaml", document(entry("alpha"), entry("bravo", **overrides)))
+    error = load_error([Path("x.yaml")])
+    assert (error.file, error.entry, error.field) == (Path("x.yaml"), "bravo", field)
+    assert str(error).startswith(f"x.yaml: entry 'bravo': field '{field}': ")
+    assert message in str(error)
+
+
+def test_inconsistent_csv_translation_uses_column_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "x.csv"
+    header = CSV_HEADER.rstrip("\n") + ",notes_hi,notes_en\n"
+    path.write_text(header + "ok,A,A,अ,,श,C,प।,D,,,\nbad,B,B,ब,,श,C,प।,D,,नोट।,One.|Two.\n", "utf-8")
+    error = load_error([path])
+    assert (error.entry, error.field, error.line) == ("bad", "notes_en", 3)
+    assert "has 2 item(s) but notes_hi has 1" in str(error)
 
 
 def test_non_utf8_bytes(tmp_path: Path) -> None:

@@ -1,0 +1,229 @@
+"""Answer rendering (cards, comparisons, escaping) and GlossaryBot.answer with follow-ups."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot import answer as ans
+from bot.dialogue import citation_index, named_entry
+from glossary import load_glossary
+
+
+@pytest.fixture(scope="module")
+def glossary():
+    return load_glossary()
+
+
+def _chat(bot, glossary, *questions: str) -> tuple[list[dict], ans.Answer]:
+    """Ask questions in turn, keeping the history the app would keep; return it and the last answer."""
+    from app import reply_messages, user_message
+
+    history: list[dict] = []
+    reply = None
+    for q in questions:
+        reply = bot.answer(q, history)
+        history += [user_message(q, 2000), *reply_messages(reply, glossary)]
+    return history, reply
+
+
+# --- escaping -----------------------------------------------------------------------------------
+
+
+@given(st.text())
+def test_escape_round_trips(text):
+    assert ans.unescape_md(ans.escape_md(text)) == text
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "<script>alert(1)</script>",
+        "<img src=x onerror=alert(1)>",
+        "[x](javascript:alert(1))",
+        "![i](http://e/x.png)",
+    ],
+)
+def test_escaped_text_has_no_tags_or_links(hostile):
+    escaped = ans.escape_md(hostile)
+    assert "<" not in escaped and ">" not in escaped
+    assert "](" not in escaped.replace("\\]", "")
+
+
+def test_glossary_text_is_escaped(glossary):
+    entry = glossary.get("dropout").model_copy(update={"definition_en": "<b>bold</b> [x](javascript:1)"})
+    card = ans.entry_card(entry, "en")
+    assert "&lt;b&gt;bold&lt;/b&gt; \\[x\\](javascript:1)" in card
+
+
+# --- cards --------------------------------------------------------------------------------------
+
+
+def test_english_card_puts_english_first_and_hindi_in_details(glossary):
+    entry = glossary.get("gradient-clipping")
+    card = ans.entry_card(entry, "en")
+    english, hindi = card.split("<details>")
+    assert english.startswith(f"### {entry.term_en} · {entry.term_hi}")
+    for text in (entry.definition_en, entry.usage_en, entry.example_en):
+        assert text in english
+    for text in (entry.definition_hi, entry.usage_hi, entry.example_hi):
+        assert text in hindi and text not in english
+    assert "Source:** `004_2d22f4c9d7805074.txt`, line" in card
+
+
+@pytest.mark.parametrize("lang", ["hi", "hinglish", "mixed"])
+def test_hindi_card_puts_hindi_first_and_english_in_details(glossary, lang):
+    entry = glossary.get("dropout")
+    card = ans.entry_card(entry, lang)
+    hindi, english = card.split("<details>")
+    assert hindi.startswith(f"### {entry.term_hi} · {entry.term_en}")
+    assert entry.definition_hi in hindi and entry.definition_en in english
+    assert f"पंक्ति {entry.source.line}" in card
+
+
+def test_card_shows_caution_notes_in_both_languages(glossary):
+    entry = glossary.get("learning-rate")
+    card = ans.entry_card(entry, "en")
+    assert f"**Caution:** {ans.escape_md(entry.notes_en[0])}" in card
+    assert f"**सावधानी:** {ans.escape_md(entry.notes_hi[0])}" in card
+
+
+def test_card_without_usage_or_example_skips_them(glossary):
+    card = ans.entry_card(glossary.get("lora"), "en")
+    assert "Usage" not in card and "Example" not in card
+
+
+def test_citation_is_read_back_to_the_entry(glossary):
+    index = citation_index(glossary.entries)
+    for entry in glossary.entries:
+        for lang in ("en", "hi"):
+            assert [index[c] for c in ans.cited_sources(ans.entry_card(entry, lang))] == [entry.id]
+
+
+def test_aspect_card_without_an_example_says_so(glossary):
+    text = ans.aspect_card(glossary.get("lora"), "example", "en")
+    assert "gives no example" in text and glossary.get("lora").definition_en in text
+
+
+# --- comparisons --------------------------------------------------------------------------------
+
+
+def test_comparison_table_rows_and_source_table(glossary):
+    batch, epoch = glossary.get("batch"), glossary.get("epoch")
+    card = ans.comparison_card([batch, epoch], "en", glossary)
+    assert card.startswith("### Batch vs Epoch")
+    english = card.split("<details>")[0]
+    for row in ("Definition", "Usage", "Example", "Category", "Source"):
+        assert f"| **{row}** |" in english
+    assert f"| **Definition** | {batch.definition_en} | {epoch.definition_en} |" in english
+    table = glossary.tables[0]
+    assert table.caption_hi in card and all(row[1] in card for row in table.rows)
+    assert f"line {table.source.line}" in card
+
+
+def test_comparison_outside_the_source_table_has_no_table(glossary):
+    card = ans.comparison_card([glossary.get("batch"), glossary.get("dropout")], "hi", glossary)
+    assert glossary.tables[0].caption_hi not in card
+    assert card.startswith("### बैच बनाम ड्रॉपआउट")
+
+
+# --- the bot ------------------------------------------------------------------------------------
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("question", "lang_first"),
+    [("batch vs epoch", "en"), ("batch aur epoch me kya farak hai", "hi"), ("बैच और युग में क्या अंतर है?", "hi")],
+)
+def test_bot_compares_side_by_side(bot, question, lang_first):
+    reply = bot.answer(question)
+    assert sorted(reply.entry_ids) == ["batch", "epoch"]
+    assert "| **Definition** |" in reply.text if lang_first == "en" else "| **परिभाषा** |" in reply.text
+    assert "मिनी-बैच" in reply.text  # the training-units table from the source document
+
+
+@pytest.mark.model
+def test_bot_offers_related_terms(bot):
+    reply = bot.answer("What is gradient clipping?")
+    entry = bot.glossary.get("gradient-clipping")
+    assert 2 <= len(reply.related) <= ans.MAX_RELATED
+    assert reply.related[0] == entry.related[0]
+    assert "gradient-clipping" not in reply.related
+
+
+@pytest.mark.model
+def test_bot_answers_an_exact_name_with_that_entry(bot):
+    """What a related-term button sends: the term's name, answered with exactly that entry."""
+    unique = [e for e in bot.glossary.entries if named_entry(e.term_en, bot.glossary) is not None]
+    assert len(unique) >= len(bot.glossary) - 4  # a few names are shared by two documents' entries
+    for entry in unique:
+        assert bot.answer(entry.term_en).entry_ids[:1] == [entry.id]
+
+
+@pytest.mark.model
+def test_follow_up_example_in_hinglish(bot, glossary):
+    _, reply = _chat(bot, glossary, "dropout kya hai?", "iska example do")
+    dropout = glossary.get("dropout")
+    assert reply.entry_ids == ["dropout"]
+    assert reply.text.startswith(f"### उदाहरण: {dropout.term_hi}")
+    assert dropout.example_hi in reply.text and dropout.definition_hi not in reply.text
+
+
+@pytest.mark.model
+def test_follow_up_usage_in_hindi(bot, glossary):
+    _, reply = _chat(bot, glossary, "ओवरफिटिंग क्या है?", "और इसका उपयोग कब करें?")
+    assert reply.entry_ids == ["overfitting"]
+    assert glossary.get("overfitting").usage_hi in reply.text
+
+
+@pytest.mark.model
+def test_follow_up_language_switch_re_renders_the_previous_answer(bot, glossary):
+    history, english = _chat(bot, glossary, "What is gradient clipping?")
+    hindi = bot.answer("in Hindi please", history)
+    assert hindi.entry_ids == english.entry_ids and hindi.lang == "hi"
+    assert hindi.text == ans.entry_card(glossary.get("gradient-clipping"), "hi")
+    _, back = _chat(bot, glossary, "What is gradient clipping?", "in Hindi please", "in English")
+    assert back.text == english.text
+
+
+@pytest.mark.model
+def test_language_switch_after_a_comparison_keeps_both_sides(bot, glossary):
+    _, reply = _chat(bot, glossary, "batch vs epoch", "in Hindi please")
+    assert sorted(reply.entry_ids) == ["batch", "epoch"] and "| **परिभाषा** |" in reply.text
+
+
+@pytest.mark.model
+def test_tell_me_more_adds_faq_and_related(bot, glossary):
+    _, reply = _chat(bot, glossary, "What is overfitting?", "tell me more")
+    faq = next(f for f in glossary.faq if "overfitting" in f.related)
+    assert faq.answer_en in reply.text
+    assert "See also:" in reply.text
+
+
+@pytest.mark.model
+def test_a_follow_up_with_its_own_topic_is_a_new_question(bot, glossary):
+    _, reply = _chat(bot, glossary, "What is gradient clipping?", "give me an example of dropout")
+    assert reply.entry_ids == ["dropout"]
+
+
+@pytest.mark.model
+def test_follow_up_without_context_asks_which_term(bot):
+    reply = bot.answer("give me an example", [])
+    assert reply.abstained and "Which term" in reply.text
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("question", ["", "   ", "\x00\x01", "?!", "<script>", "a" * 10_000])
+def test_bad_input_gets_an_answer_not_an_error(bot, question):
+    reply = bot.answer(question)
+    assert reply.text
+    assert "<script" not in reply.text
+
+
+@pytest.mark.model
+def test_decline_lists_nearest_terms(bot):
+    hits = bot.search("dropout", 2)
+    text = ans.decline(hits, "hi").text
+    assert text.startswith("यह शब्दावली इस प्रश्न को कवर नहीं करती।")
+    assert hits[0].entry.term_hi in text

@@ -1,0 +1,49 @@
+"""Lexical branch on the bundled glossary (no model needed)."""
+
+import numpy as np
+import pytest
+
+from bot.lexical import LexicalIndex
+from glossary import load_glossary
+
+
+@pytest.fixture(scope="module")
+def lexical() -> LexicalIndex:
+    return LexicalIndex(list(load_glossary().entries))
+
+
+def _top(lexical: LexicalIndex, scores: np.ndarray) -> str:
+    return lexical.entries[int(np.argmax(scores))].id
+
+
+@pytest.mark.parametrize(
+    ("typo", "fixed"),
+    [("gradiant", "gradient"), ("cliping", "clipping"), ("overfiting", "overfitting"), ("bacth", "batch")],
+)
+def test_misspellings_are_corrected_to_name_words(lexical, typo, fixed):
+    assert lexical.correct([typo]) == [fixed]
+
+
+def test_known_and_short_words_are_left_alone(lexical):
+    assert lexical.correct(["loss", "data", "xyz"]) == ["loss", "data", "xyz"]
+
+
+def test_acronyms_expand_to_one_entry(lexical):
+    assert lexical.expand_acronyms(["sgd"]) == ["Stochastic gradient descent (SGD)"]
+    assert lexical.expand_acronyms(["peft", "unknown"]) == ["Parameter-efficient fine-tuning (PEFT)"]
+    assert "ml" not in lexical.acronyms  # inside a longer name ("ML model training"), not an expansion
+
+
+def test_name_match_prefers_the_longer_full_name(lexical):
+    scores = lexical.name_match(["batch", "size"])
+    assert _top(lexical, scores) == "batch-size"
+    assert scores[[e.id for e in lexical.entries].index("batch")] >= 0.99  # still a full match
+
+
+def test_bm25_finds_devanagari_alias(lexical):
+    assert _top(lexical, lexical.bm25(["ओवरफिटिंग"])) == "overfitting"
+
+
+def test_unknown_share(lexical):
+    assert lexical.unknown_share(["docker", "kubernetes", "gradient"]) == pytest.approx(2 / 3)
+    assert lexical.unknown_share(["42"]) == 0.0
