@@ -20,7 +20,7 @@ class AbstentionPolicy(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    min_evidence: float = 0.853
+    min_evidence: float = 0.856
     unknown_word_penalty: float = 0.03
 
     def evidence(self, ranking: Ranking) -> float:

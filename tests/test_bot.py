@@ -66,3 +66,10 @@ def test_long_question_is_truncated_and_says_so(bot):
     answer = bot.answer("what is dropout " * 1000)
     assert answer.notice and "characters" in answer.notice
     assert answer.citations and answer.citations[0].entry_id == "dropout"
+
+
+def test_public_import_path():
+    from bot import GlossaryBot
+    from bot.core import GlossaryBot as Core
+
+    assert GlossaryBot is Core

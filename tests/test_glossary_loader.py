@@ -12,6 +12,7 @@ import yaml
 
 from glossary import Glossary, GlossaryError, load_glossary
 from glossary.loader import DATA_DIR
+from tests.factories import user_entry as entry
 
 DOC_000 = "000_0aafce8d45fe4737.txt"
 DOC_004 = "004_2d22f4c9d7805074.txt"
@@ -20,21 +21,6 @@ DOC_004 = "004_2d22f4c9d7805074.txt"
 @pytest.fixture(scope="module")
 def bundled() -> Glossary:
     return load_glossary()
-
-
-def entry(entry_id: str, **overrides: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": entry_id,
-        "term": entry_id.title(),
-        "term_en": entry_id.title(),
-        "term_hi": "शब्द",
-        "category": {"hi": "श्रेणी", "en": "Category"},
-        "definition_hi": "परिभाषा।",
-        "definition_en": "Definition.",
-        "source": {"document": "user.txt", "line": 1},
-    }
-    data.update(overrides)
-    return data
 
 
 def write_yaml(path: Path, data: Any) -> Path:

@@ -20,6 +20,7 @@ from glossary import GlossaryEntry, GlossaryError, load_glossary
 from glossary.enrichment import ENRICHMENT_PATH, load_enrichment
 from glossary.importer import import_seeds
 from glossary.schema import GlossaryDocument
+from tests.factories import user_entry as _user_entry
 
 SEEDS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS_DIR.is_dir(), reason=f"seed documents not found at {SEEDS_DIR}")
@@ -187,21 +188,6 @@ def test_importer_merges_paraphrases(tmp_path: Path) -> None:
     dropout = next(e for d in documents for e in d.entries if e.id == "dropout")
     assert dropout.paraphrases == mine
     assert dropout.written_by_project[-2:] == ["paraphrases", "related"]
-
-
-def _user_entry(entry_id: str, **overrides: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": entry_id,
-        "term": entry_id.title(),
-        "term_en": entry_id.title(),
-        "term_hi": "शब्द",
-        "category": {"hi": "श्रेणी", "en": "Category"},
-        "definition_hi": "परिभाषा।",
-        "definition_en": "Definition.",
-        "source": {"document": "user.txt", "line": 1},
-    }
-    data.update(overrides)
-    return data
 
 
 def test_user_glossary_without_paraphrases_loads(tmp_path: Path) -> None:
