@@ -10,7 +10,7 @@ export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install browser prepare run test lint eval clean
+.PHONY: install browser prepare run test lint eval bench-load bench bench-scale clean
 
 install: $(STAMP)
 
@@ -43,6 +43,18 @@ test: install browser
 
 eval: prepare
 	$(BIN)/glossary-bot eval ../shared/eval/dev.jsonl --compare
+
+# 50 concurrent chat sessions x 20 questions against the app on 127.0.0.1 (RELIABILITY.md, "Load").
+bench-load: prepare
+	$(PY) -m tests.load.run --sessions 50 --questions 20
+
+# Benchmarks with ratios to the physical floor: tables in benchmarks/RESULTS.md, plots beside it.
+# `bench` runs every section (about 30 min on 2 cores); `bench-scale` adds HNSW at 1M vectors.
+bench: prepare
+	$(PY) -m benchmarks
+
+bench-scale: install
+	$(PY) -m benchmarks --scale-only
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache .ruff_cache *.egg-info

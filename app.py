@@ -4,24 +4,37 @@
 Nothing is fetched at run time: no share link, no analytics, no hub.
 API: ``/ask`` (question -> answer markdown, the same text as ``glossary-bot ask``)
 and ``/chat`` (question, history -> cleared box, new history).
+
+It refuses to start, with one line on stderr and no traceback, when a setting is invalid
+(exit 2), when the glossary, model or index cannot be loaded (exit 3, the CLI's code), or when
+it cannot listen on the configured address (exit 5). A user glossary is watched while serving
+(``reload_interval_s``): an edit is swapped in once it loads; a broken edit is logged and the
+last good glossary stays in service.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sys
+from typing import NoReturn
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import gradio as gr
+from pydantic import ValidationError
 
 from bot import browse, dialogue, feedback
 from bot.answer import LABELS, Answer, Side, escape_md, side, sources_markdown, term
+from bot.cli import EXIT_LOAD, EXIT_USAGE
 from bot.core import GlossaryBot
+from bot.inputs import as_question
+from bot.reload import GlossaryWatcher
 from bot.settings import Settings
-from glossary import Glossary
+from glossary import Glossary, GlossaryError
+from index.errors import IndexLayerError
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +50,8 @@ EXAMPLES = [
 ]
 #: Related-term buttons under the chat (answers offer up to this many follow-ups).
 N_RELATED = 4
+#: Exit code when the app cannot listen on its host and port (e.g. the port is taken).
+EXIT_SERVE = 5
 
 UI: dict[Side, dict[str, str]] = {
     "en": {
@@ -147,20 +162,23 @@ def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
 
 
 def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
+    """The app around ``bot``. Each event reads the glossary the bot serves at that moment, so a
+    reload shows up everywhere (an answer is rendered with the glossary that produced it)."""
     settings = settings or bot.settings
     glossary = bot.glossary
-    index = dialogue.citation_index(glossary.entries)
 
     def respond(message: str, history: list[dict], labels: list[str]) -> tuple[str, list[dict], list[str]]:
-        if not message or not message.strip():
+        message = as_question(message)
+        if not message.strip():
             return "", history, labels
-        answer = bot.answer(message, history)
-        shown = [user_message(message, settings.max_question_chars), *reply_messages(answer, glossary)]
-        return "", [*history, *shown], related_labels(answer, glossary)
+        live = bot.pinned()
+        answer = live.answer(message, history)
+        shown = [user_message(message, settings.max_question_chars), *reply_messages(answer, live.glossary)]
+        return "", [*history, *shown], related_labels(answer, live.glossary)
 
     def ask(question: str) -> str:
         """Answer one question; returns the answer as markdown (the same text as the CLI)."""
-        return bot.answer(question).text
+        return bot.answer(as_question(question)).text
 
     def show_related(labels: list[str]) -> list:
         padded = labels + [""] * (N_RELATED - len(labels))
@@ -170,7 +188,7 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
         if not isinstance(data.liked, bool):  # a vote taken back: nothing to record
             return None, gr.update(visible=False), ""
         position = data.index[0] if isinstance(data.index, list | tuple) else data.index
-        turn = dialogue.turn_at(history, int(position), index)
+        turn = dialogue.turn_at(history, int(position), dialogue.citation_index(bot.glossary.entries))
         vote: feedback.Vote = "like" if data.liked else "dislike"
         item = feedback.record(turn.question if turn else "", list(turn.entry_ids) if turn else [], vote)
         try:
@@ -227,7 +245,7 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
                     placeholder=UI["en"]["hint"],
                     submit_btn=True,
                     elem_id="question",
-                    max_length=settings.max_question_chars * 2,
+                    max_length=settings.max_question_chars,
                 )
                 vote_status = gr.Markdown("", elem_id="vote-status")
                 with gr.Row(visible=False, elem_id="comment-row") as comment_row:
@@ -276,11 +294,22 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
             )
 
         def refilter(query: str, cat: str, lang: Side) -> str:
-            return browse.listing(glossary, query or "", cat or browse.ALL, lang)
+            return browse.listing(bot.glossary, query or "", cat or browse.ALL, lang)
 
         browse_io = ([flt, category, ui_lang], listing)
         flt.change(refilter, *browse_io, api_visibility="private", trigger_mode="always_last")
         category.change(refilter, *browse_io, api_visibility="private")
+
+        def refresh() -> list:
+            """A page opened after a reload browses the glossary served now, not the one at start-up."""
+            live = bot.glossary
+            return [
+                gr.update(choices=browse.categories(live, "en")),
+                browse.listing(live, "", browse.ALL, "en"),
+                browse.about(live, "en"),
+            ]
+
+        demo.load(refresh, None, [category, listing, about], api_visibility="private")
 
         def relabel(lang: Side, query: str, cat: str) -> list:
             words = UI[lang]
@@ -295,9 +324,9 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
                 gr.update(label=words["comment"], placeholder=words["comment_hint"]),
                 gr.update(value=words["send"]),
                 gr.update(label=words["filter"], placeholder=words["filter_hint"]),
-                gr.update(label=words["category"], choices=browse.categories(glossary, lang)),
+                gr.update(label=words["category"], choices=browse.categories(bot.glossary, lang)),
                 refilter(query, cat, lang),
-                browse.about(glossary, lang),
+                browse.about(bot.glossary, lang),
             ]
 
         ui_lang.change(
@@ -324,9 +353,14 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
 
 
 def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
-    """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks)."""
+    """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks).
+
+    The queue holds at most ``queue_max_size`` requests (a caller beyond that is told it is full) and
+    works on ``concurrency_limit`` requests of each kind at a time, so one busy client cannot
+    make the others wait without bound.
+    """
     demo = build_app(bot, settings)
-    demo.queue(default_concurrency_limit=4, max_size=64)
+    demo.queue(default_concurrency_limit=settings.concurrency_limit, max_size=settings.queue_max_size)
     demo.launch(
         server_name=settings.host,
         server_port=settings.port,
@@ -339,9 +373,27 @@ def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
     return demo
 
 
+def _refuse(message: str, code: int) -> NoReturn:
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
 def main() -> None:
-    settings = Settings()
-    serve(GlossaryBot.load(settings), settings)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("bot").setLevel(logging.INFO)  # reloads and their errors; libraries stay quiet
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        _refuse(f"invalid setting: {exc}", EXIT_USAGE)
+    try:
+        bot = GlossaryBot.load(settings)
+    except (GlossaryError, IndexLayerError, OSError) as exc:
+        _refuse(f"cannot start: {exc}", EXIT_LOAD)
+    GlossaryWatcher.start_for(bot)
+    try:
+        serve(bot, settings)
+    except OSError as exc:
+        _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", EXIT_SERVE)
 
 
 if __name__ == "__main__":

@@ -130,9 +130,20 @@ def side(lang: Lang) -> Side:
     return "en" if lang == "en" else "hi"
 
 
+def _literal(text: str) -> str:
+    """Text as a code span can hold it: a backtick would end the span, a line break split it."""
+    return text.replace("`", "'").replace("\n", " ")
+
+
 def code(text: str) -> str:
     """Inline code: rendered literally by markdown (backslashes too), so only backticks are replaced."""
-    return "`" + text.replace("`", "'").replace("\n", " ") + "`"
+    return f"`{_literal(text)}`"
+
+
+def cell_code(text: str) -> str:
+    """Inline code in a table cell, where a bare ``|`` would end the cell and the code span with it
+    (leaving the rest as raw markdown); GFM reads ``\\|`` there as a literal ``|``."""
+    return code(text).replace("|", "\\|")
 
 
 def other(first: Side) -> Side:
@@ -145,9 +156,14 @@ def cite(source: Source, lang: Lang) -> str:
     return f"**{words['source']}:** {code(source.document)}, {words['line']} {source.line}"
 
 
+def citation_key(source: Source) -> str:
+    """``document:line`` as :func:`cited_sources` reads it back from an answer."""
+    return f"{_literal(source.document)}:{source.line}"
+
+
 def cited_sources(text: str) -> list[str]:
-    """The ``document:line`` citations in an answer's text, in order."""
-    return [f"{doc}:{line}" for doc, line in _CITATION.findall(text)]
+    """The ``document:line`` citations in an answer's text, in order (table cells' ``\\|`` read as ``|``)."""
+    return [f"{doc}:{line}".replace("\\|", "|") for doc, line in _CITATION.findall(text)]
 
 
 def citation(entry: GlossaryEntry) -> Citation:
@@ -249,7 +265,7 @@ def _comparison_rows(entries: Sequence[GlossaryEntry], lang: Side) -> list[str]:
         rows.append(f"| **{words[key]}** | " + " | ".join(cells) + " |")
     categories = [escape_md(e.category.en if lang == "en" else e.category.hi) for e in entries]
     rows.append(f"| **{words['category']}** | " + " | ".join(categories) + " |")
-    sources = [f"{code(e.source.document)}, {words['line']} {e.source.line}" for e in entries]
+    sources = [f"{cell_code(e.source.document)}, {words['line']} {e.source.line}" for e in entries]
     rows.append(f"| **{words['source']}** | " + " | ".join(sources) + " |")
     return rows
 
@@ -427,5 +443,5 @@ def sources_markdown(answer: Answer, glossary: Glossary) -> str:
     for n, (entry_id, role) in enumerate(rows, start=1):
         entry = glossary.get(entry_id)
         score = f"{scores[entry_id]:.2f}" if entry_id in scores else "—"
-        lines.append(f"| {n} | {names(entry, first)} ({role}) | {code(entry.source.cite())} | {score} |")
+        lines.append(f"| {n} | {names(entry, first)} ({role}) | {cell_code(entry.source.cite())} | {score} |")
     return "\n".join(lines)

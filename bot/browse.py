@@ -46,12 +46,18 @@ def filtered(glossary: Glossary, query: str, category: str, lang: Side) -> list[
     return sorted(chosen, key=lambda e: normalise(term(e, lang)))
 
 
+def _html_text(text: str) -> str:
+    """Text for inside an HTML tag: escaped, and brackets as entities so that no markdown renderer
+    can read a link into it either."""
+    return html.escape(text).replace("[", "&#91;").replace("]", "&#93;")
+
+
 def _summary(entry: GlossaryEntry, lang: Side) -> str:
     """``<strong>Term</strong> · दूसरा नाम <small>category</small>``, HTML-escaped (no markdown in HTML)."""
     first, second = term(entry, lang), term(entry, other(lang))
-    name = f"<strong>{html.escape(first)}</strong>" + (f" · {html.escape(second)}" if second != first else "")
+    name = f"<strong>{_html_text(first)}</strong>" + (f" · {_html_text(second)}" if second != first else "")
     category = entry.category.en if lang == "en" else entry.category.hi
-    return f"{name} <small>{html.escape(category)}</small>"
+    return f"{name} <small>{_html_text(category)}</small>"
 
 
 def listing(glossary: Glossary, query: str, category: str, lang: Side) -> str:

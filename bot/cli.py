@@ -1,27 +1,56 @@
 """The ``glossary-bot`` command line.
 
-Exit codes: 0 success; 2 usage error; 3 the glossary, model or index cannot be
-loaded; 4 an input file cannot be read. stdout carries only results (JSON
-with ``--json``); logs and progress bars go to stderr.
+Exit codes: 0 success; 1 unexpected internal error (a bug: one line on stderr, ``-v`` adds the
+traceback); 2 usage error; 3 the glossary, model or index cannot be loaded; 4 an input file
+cannot be read. stdout carries only results (JSON with ``--json``); logs and progress bars go to
+stderr. Any question is accepted: undecodable bytes on the command line or stdin become U+FFFD.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer.core import TyperGroup
 
+from bot.inputs import scrub
 from bot.settings import Settings
 
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
 EXIT_LOAD = 3
 EXIT_INPUT = 4
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Bilingual AI-glossary bot.")
+log = logging.getLogger(__name__)
+
+
+class _Guarded(TyperGroup):
+    """Turns an unexpected exception into one line on stderr and exit code 1, never a traceback."""
+
+    def invoke(self, ctx: typer.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException):  # exits, Ctrl-C, usage errors: typer's own
+            raise
+        except Exception as exc:
+            log.info("internal error", exc_info=True)  # logged at INFO: -v shows it
+            _fail(f"internal error: {type(exc).__name__}: {exc} (run with -v for details)", EXIT_INTERNAL)
+
+
+app = typer.Typer(
+    cls=_Guarded,
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Bilingual AI-glossary bot.",
+)
 _state: dict[str, Settings] = {}
 
 
@@ -48,7 +77,7 @@ def main(
     try:
         _state["settings"] = Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValueError as exc:
-        _fail(f"invalid option: {exc}", 2)
+        _fail(f"invalid option: {exc}", EXIT_USAGE)
 
 
 def _fail(message: str, code: int) -> None:
@@ -73,7 +102,7 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question, in Hindi, English or Hinglish.")],
 ) -> None:
     """Answer a question (the same text the app shows)."""
-    typer.echo(_bot().answer(question).text)
+    typer.echo(_bot().answer(scrub(question)).text)
 
 
 def _search_record(bot, query: str, k: int) -> dict:
@@ -103,7 +132,7 @@ def search(
 ) -> None:
     """Top-k glossary entries for a query (or for each stdin line)."""
     bot = _bot()
-    queries = [query] if query is not None else [line.rstrip("\n") for line in sys.stdin]
+    queries = [scrub(query)] if query is not None else _stdin_lines()
     for q in queries:
         record = _search_record(bot, q, k)
         if as_json:
@@ -113,6 +142,12 @@ def search(
         typer.echo(f"{q}{flag}")
         for i, r in enumerate(record["results"], start=1):
             typer.echo(f"  {i}. {r['term']}  [{r['id']}]  {r['score']:.3f}  {r['source']}")
+
+
+def _stdin_lines() -> Iterator[str]:
+    """One query per line of stdin, read as UTF-8 whatever the locale (bad bytes become U+FFFD)."""
+    for line in io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"):
+        yield line.rstrip("\n")
 
 
 @app.command()

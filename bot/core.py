@@ -1,8 +1,9 @@
-"""GlossaryBot: the public Python API (load, search, answer)."""
+"""GlossaryBot: the public Python API (load, search, answer, reload)."""
 
 from __future__ import annotations
 
 import logging
+import threading
 import unicodedata
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from bot import dialogue
 from bot.abstain import AbstentionPolicy
 from bot.answer import Answer, compare, compose, decline, focus, no_context
 from bot.comparison import split_comparison
-from bot.retrieval import Hit, Retriever
+from bot.retrieval import Hit, RetrievalOptions, Retriever
 from bot.settings import Settings
 from bot.text import Lang, detect_lang
 from glossary import Glossary, load_glossary
@@ -25,6 +26,21 @@ log = logging.getLogger(__name__)
 History = list[dict]
 #: How much of an entry's name (IDF-weighted) one side of a comparison must spell out.
 SIDE_NAME_MATCH = 0.5
+#: What ``prepare`` does with characters by Unicode category: line breaks and other controls become
+#: spaces; invisible format characters (zero-width, bidi controls, BOM, soft hyphen) and lone
+#: surrogates are dropped, so "drop\u200bout" is "dropout".
+_CLEANED = {"Cc": " ", "Zl": " ", "Zp": " ", "Cf": "", "Cs": ""}
+#: ``prepare`` reads at most this many times ``max_question_chars`` of a question (cleaning only
+#: shortens text), so a megabyte-long question costs no more than a long one.
+_READ_FACTOR = 4
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A glossary and the retriever over its index: swapped as one, so no question sees a mix."""
+
+    glossary: Glossary
+    retriever: Retriever
 
 
 @dataclass(frozen=True)
@@ -50,48 +66,82 @@ class GlossaryBot:
     def __init__(
         self, glossary: Glossary, retriever: Retriever, settings: Settings, comparisons: bool = True
     ) -> None:
-        self.glossary = glossary
+        self._loaded = Loaded(glossary, retriever)
+        self._reload_lock = threading.Lock()
         self.comparisons = comparisons
-        self.retriever = retriever
         self.settings = settings
         self.policy = AbstentionPolicy()
+
+    @property
+    def glossary(self) -> Glossary:
+        return self._loaded.glossary
+
+    @property
+    def retriever(self) -> Retriever:
+        return self._loaded.retriever
 
     @property
     def encoder(self) -> Encoder:
         return self.retriever.encoder
 
     @classmethod
-    def load(cls, settings: Settings | None = None, rebuild_index: bool = False, progress: bool = False):
-        """Bundled (or configured) glossary, configured encoder, cached index (built if stale)."""
+    def load(
+        cls,
+        settings: Settings | None = None,
+        rebuild_index: bool = False,
+        progress: bool = False,
+        encoder: Encoder | None = None,
+    ) -> GlossaryBot:
+        """Bundled (or configured) glossary, configured (or given) encoder, cached index (built if stale).
+
+        The glossary is read first, so a broken file is reported before any model is loaded.
+        """
         settings = settings or Settings()
         faiss.omp_set_num_threads(settings.threads)
-        glossary = load_glossary(settings.glossary_paths or None)
-        encoder = CachedEncoder(
+        glossary = _read_glossary(settings)
+        encoder = encoder or CachedEncoder(
             make_encoder(
                 settings.encoder_backend, settings.cache_dir, settings.encoder_model, settings.threads
             )
         )
-        vectors = load_or_build(
-            settings.cache_dir / "indexes",
-            glossary_passages(list(glossary.entries)),
-            encoder,
-            glossary.content_hash,
-            RECIPE,
-            rebuild=rebuild_index,
-            progress=progress,
-        )
-        return cls(glossary, Retriever(list(glossary.entries), encoder, vectors), settings)
+        retriever = _retriever(glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress)
+        return cls(glossary, retriever, settings)
+
+    def reload(self) -> bool:
+        """Read the configured glossary again and swap it in with its index, only if both load.
+
+        Returns False when the glossary's content has not changed. On a broken glossary or index
+        the error (``GlossaryError``, ``IndexLayerError``, ``OSError``) propagates and the bot keeps
+        serving what it had. Questions being answered meanwhile finish on the glossary they began with.
+        """
+        with self._reload_lock:
+            current = self._loaded
+            glossary = _read_glossary(self.settings)
+            if glossary.content_hash == current.glossary.content_hash:
+                return False
+            retriever = _retriever(
+                glossary, current.retriever.encoder, self.settings, options=current.retriever.options
+            )
+            self._loaded = Loaded(glossary, retriever)
+        log.info("glossary reloaded: %s", glossary)
+        return True
+
+    def pinned(self) -> GlossaryBot:
+        """This bot fixed to the glossary it serves now: answer with it and render with its glossary."""
+        loaded = self._loaded
+        view = GlossaryBot(loaded.glossary, loaded.retriever, self.settings, self.comparisons)
+        view.policy = self.policy
+        return view
 
     def prepare(self, question: str) -> Query:
-        """Drop control characters and cap the length, remembering to tell the asker."""
-        text = "".join(
-            " " if unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Zl", "Zp"} else ch for ch in question
-        )
+        """Drop control and invisible characters and cap the length, remembering to tell the asker."""
+        limit = self.settings.max_question_chars
+        head = question[: limit * _READ_FACTOR]
+        text = "".join(_CLEANED.get(unicodedata.category(ch), ch) for ch in head)
         text = " ".join(text.split())
         notice = None
-        limit = self.settings.max_question_chars
         lang = detect_lang(text)
-        if len(text) > limit:
+        if len(text) > limit or len(head) < len(question):
             text = text[:limit]
             notice = (
                 f"The question was longer than {limit} characters; only the first {limit} were used."
@@ -105,13 +155,15 @@ class GlossaryBot:
 
         A comparison ("X vs Y") puts the best entry for each side at the top.
         """
-        query = self.prepare(question)
+        return self._retrieve(self.retriever, self.prepare(question), k)
+
+    def _retrieve(self, retriever: Retriever, query: Query, k: int | None) -> Retrieval:
         k = k or self.settings.top_k
         if not any(ch.isalnum() for ch in query.text):
             return Retrieval(query, [], True, False)
-        ranking = self.retriever.rank(query.text)
-        hits = self.retriever.hits(ranking, max(k, 3))
-        pair = self.comparison_hits(query.text)
+        ranking = retriever.rank(query.text)
+        hits = retriever.hits(ranking, max(k, 3))
+        pair = self._comparison_hits(retriever, query.text)
         if pair:
             rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
             hits = [h.model_copy(update={"rank": i}) for i, h in enumerate(pair + rest, start=1)]
@@ -128,30 +180,33 @@ class GlossaryBot:
         A follow-up with no topic of its own ("give me an example", "in Hindi please") is about the
         entries of an earlier answer, read back from the citations in ``history``.
         """
-        history = history or []
-        follow = dialogue.resolve(question, history, dialogue.citation_index(self.glossary.entries))
+        return self._answer(self._loaded, question, history or [], lang)
+
+    def _answer(self, loaded: Loaded, question: str, history: History, lang: Lang | None) -> Answer:
+        glossary = loaded.glossary
+        query = self.prepare(question)
+        follow = dialogue.resolve(query.text, history, dialogue.citation_index(glossary.entries))
         if follow is not None:
-            lang = lang or follow.lang or detect_lang(question)
+            lang = lang or follow.lang or query.lang
             if follow.turn is None:
                 return no_context(lang)
             if follow.aspect is None:
-                return self.answer(follow.turn.question, history[: follow.turn.position], lang)
-            entries = [self.glossary.get(i) for i in follow.turn.entry_ids]
-            return focus(entries, follow.aspect, lang, self.glossary)
-        found = self.retrieve(question, len(self.glossary))
-        query = found.query
+                return self._answer(loaded, follow.turn.question, history[: follow.turn.position], lang)
+            entries = [glossary.get(i) for i in follow.turn.entry_ids]
+            return focus(entries, follow.aspect, lang, glossary)
+        found = self._retrieve(loaded.retriever, query, len(glossary))
         lang = lang or query.lang
         if not found.hits:
             return decline([], lang, query.notice or _empty_notice(lang))
         if found.comparison:
-            return compare(found.hits, lang, self.glossary, query.notice)
-        named = dialogue.named_entry(query.text, self.glossary)
+            return compare(found.hits, lang, glossary, query.notice)
+        named = dialogue.named_entry(query.text, glossary)
         if named is None and found.abstained:
             return decline(found.hits[:2], lang, query.notice)
         hits = sorted(found.hits, key=lambda h: named is not None and h.entry.id != named.id)
-        return compose(hits, lang, self.glossary, query.notice)
+        return compose(hits, lang, glossary, query.notice)
 
-    def comparison_hits(self, text: str) -> list[Hit] | None:
+    def _comparison_hits(self, retriever: Retriever, text: str) -> list[Hit] | None:
         """For "X vs Y" questions, the entry each side names (None if not a comparison).
 
         Sides are short names, so they are matched lexically: no extra encoder call.
@@ -161,13 +216,40 @@ class GlossaryBot:
             return None
         picked: list[Hit] = []
         for side in sides:
-            ranking = self.retriever.rank(side, use_dense=False)
+            ranking = retriever.rank(side, use_dense=False)
             if ranking.name[ranking.top] < SIDE_NAME_MATCH:
                 continue
-            best = self.retriever.hits(ranking, 1)[0]
+            best = retriever.hits(ranking, 1)[0]
             if all(best.entry.id != p.entry.id for p in picked):
                 picked.append(best)
         return picked[:2] if len(picked) >= 2 else None
+
+
+def _read_glossary(settings: Settings) -> Glossary:
+    return load_glossary(
+        settings.glossary_paths or None, settings.max_glossary_mb, settings.max_glossary_entries
+    )
+
+
+def _retriever(
+    glossary: Glossary,
+    encoder: Encoder,
+    settings: Settings,
+    options: RetrievalOptions | None = None,
+    rebuild_index: bool = False,
+    progress: bool = False,
+) -> Retriever:
+    """The retriever over ``glossary``'s saved index (built and saved first if missing or stale)."""
+    vectors = load_or_build(
+        settings.cache_dir / "indexes",
+        glossary_passages(list(glossary.entries)),
+        encoder,
+        glossary.content_hash,
+        RECIPE,
+        rebuild=rebuild_index,
+        progress=progress,
+    )
+    return Retriever(list(glossary.entries), encoder, vectors, options)
 
 
 def _empty_notice(lang: Lang) -> str:

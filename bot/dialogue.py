@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot.answer import Aspect, Side, cited_sources, unescape_md
+from bot.answer import Aspect, Side, citation_key, cited_sources, unescape_md
 from bot.text import STOP_WORDS, normalise, strip_scaffolding, tokens
 from glossary import Glossary, GlossaryEntry
 
@@ -96,8 +96,8 @@ def is_answer(message: Mapping[str, Any]) -> bool:
 
 
 def citation_index(entries: Sequence[GlossaryEntry]) -> dict[str, str]:
-    """``document:line`` of each entry -> its id."""
-    return {e.source.cite(): e.id for e in entries}
+    """``document:line`` of each entry, as answers cite it -> its id."""
+    return {citation_key(e.source): e.id for e in entries}
 
 
 def turns(history: Sequence[Mapping[str, Any]], index: Mapping[str, str]) -> list[Turn]:

@@ -19,6 +19,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.inputs import scrub
+
 Vote = Literal["like", "dislike"]
 
 #: Longest question or comment kept; the rest is cut off.
@@ -51,11 +53,12 @@ def record(
     comment: str | None = None,
     vote_id: str | None = None,
 ) -> FeedbackRecord:
-    comment = (comment or "").strip()[:MAX_TEXT] or None
+    """A record to append; texts are capped and scrubbed (see ``bot.inputs``) so they can be written."""
+    comment = scrub(comment or "").strip()[:MAX_TEXT] or None
     return FeedbackRecord(
         ts=datetime.now(UTC).isoformat(timespec="seconds"),
         vote_id=vote_id or uuid.uuid4().hex,
-        question=question[:MAX_TEXT],
+        question=scrub(question[:MAX_TEXT]),
         entry_ids=entry_ids,
         vote=vote,
         comment=comment,

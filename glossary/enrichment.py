@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from glossary.errors import GlossaryError
 from glossary.schema import SLUG_PATTERN, Category
-from glossary.yamlio import load_yaml, yaml_error_line
+from glossary.yamlio import load_yaml, yaml_error_line, yaml_error_message
 
 ENRICHMENT_PATH = Path(__file__).with_name("enrichment.yaml")
 MIN_PARAPHRASES = 6
@@ -95,7 +95,8 @@ def load_enrichment(path: Path = ENRICHMENT_PATH) -> Enrichment:
     except FileNotFoundError as exc:
         raise GlossaryError(path, "enrichment file not found") from exc
     except yaml.YAMLError as exc:
-        raise GlossaryError(path, f"invalid YAML: {exc}", line=yaml_error_line(exc)) from exc
+        problem = f"invalid YAML: {yaml_error_message(exc)}"
+        raise GlossaryError(path, problem, line=yaml_error_line(exc)) from exc
     try:
         return Enrichment.model_validate(raw)
     except ValidationError as exc:

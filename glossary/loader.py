@@ -2,7 +2,9 @@
 
 All files are read and validated before anything is returned, so a bad user file
 can never leave the bot with a half-loaded glossary; every problem is reported as
-a ``GlossaryError`` naming the file, record and field to fix.
+a ``GlossaryError`` naming the file, record and field to fix. Files above a size
+limit and glossaries above an entry limit are refused before they can tie up the
+machine (every entry is embedded some thirty times when the index is built).
 """
 
 from __future__ import annotations
@@ -21,9 +23,12 @@ from glossary.errors import GlossaryError, from_validation_error
 from glossary.schema import GlossaryDocument
 from glossary.store import Glossary
 from glossary.validation import check_glossary
-from glossary.yamlio import load_yaml, yaml_error_line
+from glossary.yamlio import load_yaml, yaml_error_line, yaml_error_message
 
 DATA_DIR = Path(__file__).resolve().with_name("data")
+#: Default limits (the bot's Settings can change them): a file's size in MB, and all files' entries.
+MAX_FILE_MB = 20.0
+MAX_ENTRIES = 5000
 SUPPORTED_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
 CSV_REQUIRED = (
     "id",
@@ -58,17 +63,32 @@ CSV_FIELD_NAMES = {
 }
 
 
-def load_glossary(paths: Sequence[Path] | None = None) -> Glossary:
+def load_glossary(
+    paths: Sequence[Path] | None = None, max_file_mb: float = MAX_FILE_MB, max_entries: int = MAX_ENTRIES
+) -> Glossary:
     """Load glossary files (or directories of them); ``None`` loads the bundled ``glossary/data``."""
     files = _expand([DATA_DIR] if paths is None else [Path(p) for p in paths])
-    sources = [(path, load_document(path)) for path in files]
+    sources: list[tuple[Path, GlossaryDocument]] = []
+    count = 0
+    for path in files:
+        document = load_document(path, max_file_mb)
+        count += len(document.entries)
+        if count > max_entries:
+            raise GlossaryError(
+                path,
+                f"too many entries: the glossary reaches {count} entries here; the limit is {max_entries} "
+                "(setting max_glossary_entries)",
+            )
+        sources.append((path, document))
+    if count == 0:
+        raise GlossaryError(files[0], "no entries: a glossary needs at least one entry")
     check_glossary(sources)
     return Glossary([document for _, document in sources])
 
 
-def load_document(path: Path) -> GlossaryDocument:
+def load_document(path: Path, max_file_mb: float = MAX_FILE_MB) -> GlossaryDocument:
     """Parse and validate one file on its own (cross-file checks happen in ``load_glossary``)."""
-    text = _decode(path)
+    text = _decode(path, max_file_mb)
     entry_lines: list[int] | None = None
     if path.suffix.lower() == ".csv":
         raw, entry_lines = _read_csv(path, text)
@@ -115,8 +135,18 @@ def _expand(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
-def _decode(path: Path) -> str:
-    data = path.read_bytes()
+def _decode(path: Path, max_file_mb: float) -> str:
+    try:
+        size = path.stat().st_size
+        if size > max_file_mb * 1024 * 1024:
+            raise GlossaryError(
+                path,
+                f"file too large: {size / 1024 / 1024:.1f} MB; the limit is {max_file_mb:g} MB "
+                "(setting max_glossary_mb); split it or raise the limit",
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise GlossaryError(path, f"cannot read file: {exc.strerror or exc}") from exc
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -130,7 +160,8 @@ def _read_yaml(path: Path, text: str) -> Any:
     try:
         return load_yaml(text)
     except yaml.YAMLError as exc:
-        raise GlossaryError(path, f"invalid YAML: {exc}", line=yaml_error_line(exc)) from exc
+        problem = f"invalid YAML: {yaml_error_message(exc)}"
+        raise GlossaryError(path, problem, line=yaml_error_line(exc)) from exc
 
 
 def _read_json(path: Path, text: str) -> Any:
@@ -145,6 +176,8 @@ def _read_json(path: Path, text: str) -> Any:
         return json.loads(text, object_pairs_hook=reject_duplicates)
     except json.JSONDecodeError as exc:
         raise GlossaryError(path, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from exc
+    except RecursionError as exc:
+        raise GlossaryError(path, "invalid JSON: nested too deeply") from exc
 
 
 def _read_csv(path: Path, text: str) -> tuple[dict[str, Any], list[int]]:

@@ -48,3 +48,16 @@ def yaml_error_line(exc: yaml.YAMLError) -> int | None:
     """1-based line of a YAML error, if PyYAML knows it."""
     mark = getattr(exc, "problem_mark", None)
     return mark.line + 1 if mark is not None else None
+
+
+def yaml_error_message(exc: yaml.YAMLError) -> str:
+    """PyYAML's multi-line message on one line: the problem, its column, and what it was inside."""
+    problem = getattr(exc, "problem", None)
+    if not problem:
+        return " ".join(str(exc).split())
+    mark = getattr(exc, "problem_mark", None)
+    message = problem + (f" (column {mark.column + 1})" if mark is not None else "")
+    context, where = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    if context:
+        message += f"; {context}" + (f" at line {where.line + 1}" if where is not None else "")
+    return message

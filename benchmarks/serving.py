@@ -1,0 +1,209 @@
+"""The Gradio app over HTTP: one sequential client, then many concurrent ones (benchmarks.loadgen).
+
+While measured, the bot's CachedEncoder is bypassed (the bare encoder is swapped in), so
+repeated benchmark questions cost what new questions cost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from benchmarks.config import REPO
+from benchmarks.profile import Breakdown, Spy
+from benchmarks.stats import Dist
+from bot.core import GlossaryBot
+
+ClientKind = Literal["gradio_client", "rest"]
+
+
+class Load(BaseModel):
+    backend: str
+    client: ClientKind
+    queue_limit: str
+    clients: int
+    completed: int
+    errors: int
+    error_samples: list[str]
+    elapsed_s: float
+    latency: Dist
+    handler: Dist
+    handler_cpu: Dist
+    client_cpu_share: float
+    server_profile: Breakdown | None = None
+
+    @property
+    def throughput(self) -> float:
+        return self.completed / self.elapsed_s if self.elapsed_s else 0.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def uncached(bot: GlossaryBot) -> Iterator[None]:
+    cached = bot.retriever.encoder
+    bot.retriever.encoder = cached.inner
+    try:
+        yield
+    finally:
+        bot.retriever.encoder = cached
+
+
+class Handler:
+    """Times ``bot.answer`` inside the server (the app calls it through the bot it was built with)."""
+
+    def __init__(self, bot: GlossaryBot) -> None:
+        self.ms: list[float] = []
+        self.cpu_ms: list[float] = []
+        self._answer = bot.answer
+
+    def __call__(self, *args: object, **kwargs: object):
+        start, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return self._answer(*args, **kwargs)
+        finally:
+            self.cpu_ms.append((time.thread_time() - cpu) * 1000)
+            self.ms.append((time.perf_counter() - start) * 1000)
+
+    def take(self) -> tuple[list[float], list[float]]:
+        """(wall ms, this thread's CPU ms) of the calls since the last take."""
+        taken = self.ms, self.cpu_ms
+        self.ms, self.cpu_ms = [], []
+        return taken
+
+
+@contextmanager
+def served(bot: GlossaryBot, queue_limit: int | None, feedback_dir: Path) -> Iterator[tuple[str, Handler]]:
+    """The app on 127.0.0.1: as ``app.serve`` queues it (None), or with another concurrency limit."""
+    import app
+
+    port = free_port()
+    if queue_limit is None:
+        update = {"host": "127.0.0.1", "port": port, "feedback_path": feedback_dir / "feedback.jsonl"}
+        demo = app.serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
+    else:
+        demo = app.build_app(bot)
+        demo.queue(default_concurrency_limit=queue_limit, max_size=64)
+        demo.launch(
+            server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, show_error=False
+        )
+    handler = Handler(bot)
+    bot.answer = handler  # type: ignore[method-assign]
+    try:
+        with uncached(bot):
+            yield f"http://127.0.0.1:{port}/", handler
+    finally:
+        del bot.answer
+        demo.close()
+
+
+@contextmanager
+def echo_app(queue_limit: int = 4) -> Iterator[str]:
+    """Gradio alone: an /ask that returns its question, queued like app.serve. The HTTP floor."""
+    import gradio as gr
+
+    def ask(question: str) -> str:
+        return question
+
+    with gr.Blocks(analytics_enabled=False) as demo:
+        gr.api(ask, api_name="ask")
+    demo.queue(default_concurrency_limit=queue_limit, max_size=64)
+    port = free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
+
+
+def encoder_throughput(bot: GlossaryBot, queries: list[str], threads: int, seconds: float) -> float:
+    """Bare encoder calls per second from ``threads`` threads at once: the floor of concurrency, measured
+    now (the ideal cores ÷ floor assumes cores nobody else is using)."""
+    encoder = bot.encoder.inner
+    done = [0] * threads
+    deadline = time.perf_counter() + seconds
+
+    def work(slot: int) -> None:
+        i = slot
+        while time.perf_counter() < deadline:
+            encoder.encode_queries([queries[i % len(queries)]])
+            done[slot] += 1
+            i += threads
+
+    pool = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+    start = time.perf_counter()
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return sum(done) / (time.perf_counter() - start)
+
+
+def run_load(
+    url: str,
+    queries: list[str],
+    kind: ClientKind,
+    *,
+    clients: int,
+    seconds: float = 0.0,
+    requests: int = 0,
+    profile_to: Path | None = None,
+) -> tuple[dict, Breakdown | None]:
+    """Drive the app from a loadgen process; optionally py-spy this (the server) process meanwhile."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as fh:
+        json.dump(queries, fh, ensure_ascii=False)
+    cmd = [sys.executable, "-m", "benchmarks.loadgen", kind, url, fh.name]
+    cmd += [str(clients), str(seconds), str(requests)]
+    spy = Spy(os.getpid(), profile_to) if profile_to else None
+    try:
+        done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=True, timeout=900)
+    finally:
+        Path(fh.name).unlink(missing_ok=True)
+        if spy:
+            spy.proc.send_signal(signal.SIGINT)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return result, spy.result(len(result["latencies_ms"])) if spy else None
+
+
+def load(
+    backend: str,
+    kind: ClientKind,
+    limit: str,
+    clients: int,
+    raw: dict,
+    handler_ms: tuple[list[float], list[float]],
+    cores: int,
+    profile: Breakdown | None = None,
+) -> Load:
+    return Load(
+        backend=backend,
+        client=kind,
+        queue_limit=limit,
+        clients=clients,
+        completed=len(raw["latencies_ms"]),
+        errors=raw["errors"],
+        error_samples=raw["error_samples"],
+        elapsed_s=raw["elapsed_s"],
+        latency=Dist.of(raw["latencies_ms"]),
+        handler=Dist.of(handler_ms[0]),
+        handler_cpu=Dist.of(handler_ms[1]),
+        client_cpu_share=raw["cpu_s"] / (raw["elapsed_s"] * cores) if raw["elapsed_s"] else 0.0,
+        server_profile=profile,
+    )

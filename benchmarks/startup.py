@@ -1,0 +1,78 @@
+"""Cold start (process start to first answer) against importing the stack and loading the model.
+
+Every figure comes from a new process (benchmarks.child); the same runs give each backend's
+memory: peak and final RSS of a process that loaded the bot, answered 21 questions and built
+the Gradio app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from benchmarks.config import REPO
+
+
+class Start(BaseModel):
+    backend: str
+    cached_s: float
+    bare_s: float
+    import_s: float
+    load_s: float
+    app_build_s: float
+    first_ever_s: float | None
+    first_ever_load_s: float | None
+    peak_rss_mb: float
+    rss_mb: float
+    bare_peak_rss_mb: float
+
+    @property
+    def ratio(self) -> float:
+        return self.cached_s / self.bare_s
+
+
+def child(mode: str, backend: str, cache: Path, glossary: list[Path]) -> dict:
+    """Run one child; timestamps become seconds since just before it was spawned."""
+    cmd = [sys.executable, "-m", "benchmarks.child", mode, backend, str(cache), *map(str, glossary)]
+    env = {**os.environ, "TQDM_DISABLE": "1"}
+    t0 = time.time()
+    done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, check=False, timeout=1800)
+    if done.returncode:
+        raise RuntimeError(f"benchmarks.child {mode} {backend} failed:\n{done.stderr[-3000:]}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return {k: (v - t0 if k in {"imported", "loaded", "ready", "app_built"} else v) for k, v in out.items()}
+
+
+def measure(backend: str, cache: Path, repeats: int, first_ever: bool, glossary: list[Path]) -> Start:
+    with tempfile.TemporaryDirectory(prefix="bench-start-") as tmp:
+        child("serve", backend, cache, glossary)  # make sure model and index are cached
+        runs, bares = [], []
+        for _ in range(repeats):  # alternate, so load drift hits both alike
+            runs.append(child("serve", backend, cache, glossary))
+            bares.append(child("bare", backend, cache, glossary))
+        fresh = child("serve", backend, Path(tmp, "cache"), glossary) if first_ever else None
+
+    def med(rows: list[dict], key: str, since: str | None = None) -> float:
+        return statistics.median(r[key] - (r[since] if since else 0.0) for r in rows)
+
+    return Start(
+        backend=backend,
+        cached_s=med(runs, "ready"),
+        bare_s=med(bares, "ready"),
+        import_s=med(runs, "imported"),
+        load_s=med(runs, "loaded", "imported"),
+        app_build_s=med(runs, "app_built", "ready"),
+        first_ever_s=fresh["ready"] if fresh else None,
+        first_ever_load_s=fresh["loaded"] - fresh["imported"] if fresh else None,
+        peak_rss_mb=med(runs, "peak_rss_mb"),
+        rss_mb=med(runs, "rss_mb"),
+        bare_peak_rss_mb=med(bares, "peak_rss_mb"),
+    )

@@ -1,0 +1,194 @@
+"""multilingual-e5-small as an int8 ONNX graph run by onnxruntime: no torch at serving time.
+
+Why not sentence-transformers' own ONNX backend: it needs ``optimum``, whose ONNX
+package pins transformers < 4.58, below this project's pin. So the converted
+sentence-transformers folder is exported here with torch's TorchScript exporter
+(BERT + mean pooling + L2 norm in one graph), its weights are quantised to int8
+per channel (onnxruntime's dynamic quantisation: activations stay float), and the
+result is verified against the float folder before it is published in the cache
+(temp folder + rename, like the conversion itself).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from index.convert import PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, convert
+from index.encoders import clean_texts
+from index.errors import EncoderError, ModelConversionError
+
+log = logging.getLogger(__name__)
+
+EXPORTER_VERSION = 1
+META_FILE = "glossary_bot_onnx.json"
+MODEL_FILE = "model-int8.onnx"
+TOKENIZER_FILE = "tokenizer.json"
+#: int8 weights cost a little fidelity (observed min cosine ~0.994 vs the float model).
+MIN_COSINE = 0.98
+MAX_TOKENS = 512
+BATCH = 32
+
+
+def prepare(models_dir: Path, weights: Path, src_hash: str) -> Path:
+    """The int8 ONNX folder for these weights, exported (once) from the converted folder."""
+    final = models_dir / f"e5-small-onnx-int8-{src_hash[:12]}"
+    if _is_complete(final, src_hash):
+        return final
+    st_folder = convert(models_dir, weights)
+    log.info("exporting %s to int8 ONNX (one-off, ~1 min)", st_folder.name)
+    with tempfile.TemporaryDirectory(dir=models_dir, prefix=".onnx-") as tmp:
+        work = Path(tmp, "out")
+        work.mkdir()
+        _export_float(st_folder, Path(tmp, "float.onnx"))
+        _quantise(Path(tmp, "float.onnx"), work / MODEL_FILE)
+        shutil.copy(st_folder / TOKENIZER_FILE, work / TOKENIZER_FILE)
+        cosine = verify(work, st_folder)
+        if cosine < MIN_COSINE:
+            raise ModelConversionError(f"int8 model disagrees with float (min cosine {cosine:.4f})")
+        meta = {"exporter_version": EXPORTER_VERSION, "source_sha256": src_hash, "min_cosine": cosine}
+        (work / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(work, final)
+    log.info("int8 ONNX model ready: min cosine vs float %.4f", cosine)
+    return final
+
+
+def _export_float(st_folder: Path, out: Path) -> None:
+    import torch
+    from transformers import BertModel
+
+    class Pooled(torch.nn.Module):
+        def __init__(self, bert: BertModel) -> None:
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+            hidden = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(mean, dim=-1)
+
+    model = Pooled(BertModel.from_pretrained(str(st_folder)).eval())
+    ids = torch.tensor([[0, 1000, 2000, 2]])
+    axes = {"batch": 0, "tokens": 1}
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")  # the tracer's notes on Python branches over shapes
+        torch.onnx.export(
+            model,
+            (ids, torch.ones_like(ids)),
+            str(out),
+            dynamo=False,  # the dynamo exporter needs onnxscript; the tracer is enough for BERT
+            input_names=["input_ids", "attention_mask"],
+            output_names=["embedding"],
+            dynamic_axes={
+                "input_ids": {v: k for k, v in axes.items()},
+                "attention_mask": {v: k for k, v in axes.items()},
+                "embedding": {0: "batch"},
+            },
+            opset_version=17,
+        )
+
+
+def _quantise(src: Path, out: Path) -> None:
+    from onnx import TensorProto
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(
+        str(src),
+        str(out),
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        extra_options={"DefaultTensorType": TensorProto.FLOAT},
+    )
+
+
+def verify(folder: Path, st_folder: Path) -> float:
+    """Minimum cosine between the int8 graph and the float folder on VERIFY_TEXTS, both prompts."""
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(str(st_folder), device="cpu")
+    ours = OnnxInt8Encoder(folder, "verify")
+    pairs = [
+        (
+            ours.encode_queries(VERIFY_TEXTS),
+            st.encode(VERIFY_TEXTS, prompt=QUERY_PROMPT, show_progress_bar=False),
+        ),
+        (
+            ours.encode_passages(VERIFY_TEXTS),
+            st.encode(VERIFY_TEXTS, prompt=PASSAGE_PROMPT, show_progress_bar=False),
+        ),
+    ]
+    return float(min(np.min(np.sum(a * b, axis=1)) for a, b in pairs))
+
+
+def _is_complete(folder: Path, src_hash: str) -> bool:
+    try:
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return meta.get("source_sha256") == src_hash and meta.get("exporter_version") == EXPORTER_VERSION
+
+
+class OnnxInt8Encoder:
+    """The exported int8 graph under onnxruntime, with the converted folder's fast tokenizer."""
+
+    def __init__(self, folder: Path, encoder_id: str, threads: int = 1) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = max(1, threads)
+        options.inter_op_num_threads = 1
+        try:
+            self._session = ort.InferenceSession(
+                str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
+            )
+            self._tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+        except Exception as exc:  # onnxruntime raises its own untyped exceptions
+            raise EncoderError(f"cannot load int8 ONNX model in {folder}: {exc}") from exc
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._id = encoder_id
+        self._dim = int(self._session.get_outputs()[0].shape[-1])
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
+        texts = [prompt + t for t in clean_texts(texts)]
+        # One text: plain encode; encode_batch hands even one text to the tokenizers thread pool.
+        encodings = (
+            self._tokenizer.encode_batch(texts) if len(texts) > 1 else [self._tokenizer.encode(texts[0])]
+        )
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        order = np.argsort([len(e.ids) for e in encodings], kind="stable")  # batch like with like
+        for start in range(0, len(order), BATCH):
+            rows = order[start : start + BATCH]
+            width = max(len(encodings[i].ids) for i in rows)
+            ids = np.zeros((len(rows), width), dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for j, i in enumerate(rows):
+                n = len(encodings[i].ids)
+                ids[j, :n] = encodings[i].ids
+                mask[j, :n] = 1
+            out[rows] = self._session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+        return out
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, QUERY_PROMPT)
+
+    def encode_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, PASSAGE_PROMPT)

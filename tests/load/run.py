@@ -1,0 +1,83 @@
+"""``make bench-load``: the full load test against the app running as its own process on 127.0.0.1.
+
+    python -m tests.load.run [--sessions 50] [--questions 20] [--vote-every 4]
+
+Starts ``python app.py`` on a free loopback port with a temporary feedback file, waits until it
+serves, runs the chat sessions of ``tests/load/harness.py`` against it, checks that every vote is
+in the feedback file exactly once, prints the figures and stops the app. Exits 0 only when there
+was no error at all. Nothing but 127.0.0.1 is contacted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from bot.settings import Settings
+from glossary import load_glossary
+from tests.load.harness import feedback_errors, free_port, run_load
+
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 600  # a first start converts the model and builds the index
+
+
+def _wait_until_serving(url: str, app: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if app.poll() is not None:
+            tail = "\n".join(log.read_text(encoding="utf-8", errors="replace").splitlines()[-20:])
+            raise SystemExit(f"the app exited with code {app.returncode} before serving:\n{tail}")
+        try:
+            if httpx.get(f"{url}/config", timeout=5).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(1)
+    raise SystemExit(f"the app did not serve within {START_TIMEOUT_S} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--questions", type=int, default=20)
+    parser.add_argument("--vote-every", type=int, default=4, help="vote on every n-th answer (0: never)")
+    args = parser.parse_args(argv)
+
+    settings = Settings()
+    glossary = load_glossary(settings.glossary_paths or None)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        feedback = Path(tmp, "feedback.jsonl")
+        env = {
+            **os.environ,
+            "GLOSSARY_BOT_HOST": "127.0.0.1",
+            "GLOSSARY_BOT_PORT": str(port),
+            "GLOSSARY_BOT_FEEDBACK_PATH": str(feedback),
+        }
+        log = Path(tmp, "app.log")
+        with log.open("w") as out:
+            app = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=out)
+            try:
+                _wait_until_serving(url, app, log)
+                report = run_load(url, glossary, args.sessions, args.questions, args.vote_every)
+                errors = report.errors + feedback_errors(feedback, report)
+            finally:
+                app.terminate()
+                app.wait(timeout=30)
+    print(report.summary())
+    print(f"feedback: {len(report.votes)} votes sent, each recorded exactly once: {not errors}")
+    for error in errors[:20]:
+        print(f"  error: {error}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

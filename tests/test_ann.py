@@ -1,0 +1,87 @@
+"""The exact/approximate index switch: kinds, recall, persistence and the settings that drive it."""
+
+import math
+
+import numpy as np
+import pytest
+
+from bot.settings import Settings
+from index import ann
+from index.errors import IndexStoreError
+from index.store import FORMAT_VERSION, Passage, VectorIndex, load_or_build
+from tests.test_index_store import FakeEncoder
+
+
+def unit_rows(n: int, dim: int = 16, seed: int = 0) -> np.ndarray:
+    x = np.random.default_rng(seed).standard_normal((n, dim)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def test_settings_defaults_are_the_index_defaults():
+    s = Settings()
+    assert (s.ann_threshold, s.ann_nprobe) == (ann.DEFAULT_THRESHOLD, ann.DEFAULT_NPROBE)
+
+
+def test_kind_follows_the_threshold():
+    assert ann.kind_for(ann.DEFAULT_THRESHOLD - 1) == "flat"
+    assert ann.kind_for(ann.DEFAULT_THRESHOLD) == "ivf"
+    assert ann.kind_of(ann.make_index(unit_rows(100), threshold=101)) == "flat"
+    assert ann.kind_of(ann.make_index(unit_rows(2000), threshold=100)) == "ivf"
+
+
+def test_exact_scores_match_a_plain_matrix_product():
+    x, q = unit_rows(300), unit_rows(3, seed=1)
+    scores = ann.all_scores(ann.make_index(x), q)
+    assert scores.shape == (3, 300)
+    assert np.allclose(scores, q @ x.T, atol=1e-5)
+
+
+def test_approximate_index_finds_the_exact_neighbours():
+    x, q = unit_rows(4000), unit_rows(20, seed=1)
+    exact = ann.make_index(x)
+    approx = ann.make_index(x, threshold=1000, nprobe=ann.n_cells(4000))  # every cell: exact answers
+    _, want = ann.top_k(exact, q, 10)
+    _, got = ann.top_k(approx, q, 10)
+    assert np.array_equal(np.sort(want, axis=1), np.sort(got, axis=1))
+    scores = ann.all_scores(approx, q, candidates=50)
+    assert scores.shape == (20, 4000)
+    assert ((scores > -1).sum(axis=1) == 50).all()
+    rows = np.arange(20)
+    assert np.allclose(scores[rows, want[:, 0]], (q @ x.T).max(axis=1), atol=1e-5)
+
+
+def test_nprobe_is_applied_capped_or_automatic():
+    index = ann.make_index(unit_rows(2000), threshold=100, nprobe=4)
+    assert index.nprobe == 4
+    ann.configure(index, 10**6)
+    assert index.nprobe == index.nlist
+    big = ann.make_index(unit_rows(20_000, dim=4), threshold=100)  # automatic: cells for ~SCAN vectors
+    per_cell = big.ntotal / big.nlist
+    assert big.nprobe == math.ceil(ann.SCAN / per_cell) or big.nprobe == big.nlist
+
+
+def _passages(n: int) -> list[Passage]:
+    return [Passage(entry_id=f"e{i // 2}", field=f"f{i % 2}", text=f"text number {i}") for i in range(n)]
+
+
+def test_store_switches_kind_and_rebuilds_when_the_threshold_moves(tmp_path):
+    passages = _passages(600)
+    enc = FakeEncoder()
+    flat = load_or_build(tmp_path, passages, enc, "g", "r")
+    assert flat.manifest.index_kind == "flat" and flat.manifest.format_version == FORMAT_VERSION
+    calls = enc.calls
+    approx = load_or_build(tmp_path, passages, enc, "g", "r", ann_threshold=500, nprobe=3)
+    assert enc.calls > calls and approx.manifest.index_kind == "ivf"
+    calls = enc.calls
+    again = load_or_build(tmp_path, passages, enc, "g", "r", ann_threshold=500, nprobe=5)
+    assert enc.calls == calls, "a saved index of the wanted kind is served, not rebuilt"
+    assert again.faiss_index.nprobe == 5
+    sims, rows = again.search(enc.encode_queries(["text number 7"]), 3)
+    assert rows[0][0] == 7 and sims[0][0] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_kind_in_manifest_must_match_the_faiss_file(tmp_path):
+    built = VectorIndex.build(_passages(40), FakeEncoder(), "g", "r")
+    lying = built.manifest.model_copy(update={"index_kind": "ivf"})
+    with pytest.raises(IndexStoreError):
+        VectorIndex(built.faiss_index, lying)
