@@ -34,7 +34,8 @@ browser:
 prepare: install
 	$(BIN)/glossary-bot prepare
 
-run: prepare
+# app.py converts the model and builds the index itself when they are missing or stale.
+run: install
 	$(PY) app.py
 
 test: install browser

@@ -380,13 +380,14 @@ def _refuse(message: str, code: int) -> NoReturn:
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("bot").setLevel(logging.INFO)  # reloads and their errors; libraries stay quiet
+    for ours in ("bot", "index"):  # reloads, model conversion, index builds; libraries stay quiet
+        logging.getLogger(ours).setLevel(logging.INFO)
     try:
         settings = Settings()
     except ValidationError as exc:
         _refuse(f"invalid setting: {exc}", EXIT_USAGE)
     try:
-        bot = GlossaryBot.load(settings)
+        bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
     except (GlossaryError, IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", EXIT_LOAD)
     GlossaryWatcher.start_for(bot)

@@ -195,7 +195,14 @@ def load_or_build(
     ``ann_threshold`` and ``nprobe``: see index/ann.py.
     """
     key = index_key(glossary_hash, encoder.id, recipe)
-    want = _Wanted(glossary_hash, encoder.id, recipe, ann.kind_for(len(passages), ann_threshold), nprobe)
+    want = _Wanted(
+        glossary_hash,
+        encoder.id,
+        recipe,
+        ann.kind_for(len(passages), ann_threshold),
+        nprobe,
+        [Row(entry_id=p.entry_id, field=p.field, prompt=p.prompt) for p in passages],
+    )
     if not rebuild:
         cached = _try_load(folder, key, want)
         if cached is not None:
@@ -222,6 +229,7 @@ class _Wanted:
     recipe: str
     kind: ann.Kind
     nprobe: int
+    rows: list[Row]
 
 
 def _try_load(folder: Path, key: str, want: _Wanted) -> VectorIndex | None:
@@ -234,6 +242,9 @@ def _try_load(folder: Path, key: str, want: _Wanted) -> VectorIndex | None:
         return None
     if not loaded.manifest.matches(want.glossary_hash, want.encoder_id, want.recipe):
         log.info("rebuilding index: manifest does not match the current glossary or encoder")
+        return None
+    if loaded.manifest.rows != want.rows:
+        log.info("rebuilding index: its rows do not describe the current passages")
         return None
     if loaded.manifest.index_kind != want.kind:
         log.info(
