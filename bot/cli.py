@@ -67,7 +67,6 @@ def main(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log to stderr.")] = False,
 ) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr)
-    logging.getLogger("bm25s").setLevel(logging.WARNING)
     overrides = {
         "glossary_paths": glossary or None,
         "encoder_backend": backend,

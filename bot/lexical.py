@@ -10,6 +10,7 @@ Damerau-Levenshtein similarity before matching.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -23,6 +24,9 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from bot.text import STOP_WORDS, tokens
 from glossary import GlossaryEntry
+
+# bm25s logs every index build at DEBUG through its own handler; that is noise on a user's terminal.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 #: Normalised Damerau-Levenshtein similarity a misspelt word needs to be read as a name word.
 FUZZY_CUTOFF = 0.79  # one edit in a five-letter word (0.8) passes despite float rounding
