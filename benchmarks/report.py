@@ -158,6 +158,15 @@ def sections(r: Results) -> list[str]:
                 for c in r.concurrency + r.sweep
             ],
         )
+        if r.thread_scaling:
+            backend = r.sweep[0].backend if r.sweep else ""
+            out += [
+                "",
+                *_table(
+                    [f"bot.answer from N threads, no HTTP ({backend})", *(str(n) for n in r.thread_scaling)],
+                    [["answers/s", *(f"{v:.1f}" for v in r.thread_scaling.values())]],
+                ),
+            ]
         many = [e for e in r.echo if e.clients > 1]
         if many:
             out += [

@@ -41,6 +41,8 @@ class Results(BaseModel):
     parallel_floor: dict[str, float] = {}
     #: Gradio with an /ask that echoes (sequential, then concurrent): the framework's own cost.
     echo: list[Load] = []
+    #: bot.answer per second from N threads in process (no HTTP), on the sweep's backend.
+    thread_scaling: dict[int, float] = {}
 
     def floor_ms(self, backend: str) -> float:
         return next(r.floor.p50 for r in self.latency if r.backend == backend)

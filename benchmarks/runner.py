@@ -130,6 +130,7 @@ def _sweep(r: Results, bots: dict[str, GlossaryBot], queries: list[str], tmp: Pa
     """Gradio's default_concurrency_limit values, on the backend with the lowest floor."""
     cfg = r.config
     fastest = min((x for x in r.latency if x.backend in r.kept), key=lambda x: x.floor.p50).backend
+    r.thread_scaling = serving.thread_scaling(bots[fastest], queries, cfg.queue_limits, cfg.sweep_seconds / 2)
     for limit in cfg.queue_limits:
         with serving.served(bots[fastest], limit, tmp) as (url, handler):
             raw, _ = serving.run_load(

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
@@ -133,17 +133,17 @@ def echo_app(queue_limit: int = 4) -> Iterator[str]:
         demo.close()
 
 
-def encoder_throughput(bot: GlossaryBot, queries: list[str], threads: int, seconds: float) -> float:
-    """Bare encoder calls per second from ``threads`` threads at once: the floor of concurrency, measured
-    now (the ideal cores ÷ floor assumes cores nobody else is using)."""
-    encoder = bot.encoder.inner
+def calls_per_second(
+    call: Callable[[str], object], queries: list[str], threads: int, seconds: float
+) -> float:
+    """``call(question)`` from ``threads`` threads at once for ``seconds``: completed calls per second."""
     done = [0] * threads
     deadline = time.perf_counter() + seconds
 
     def work(slot: int) -> None:
         i = slot
         while time.perf_counter() < deadline:
-            encoder.encode_queries([queries[i % len(queries)]])
+            call(queries[i % len(queries)])
             done[slot] += 1
             i += threads
 
@@ -154,6 +154,21 @@ def encoder_throughput(bot: GlossaryBot, queries: list[str], threads: int, secon
     for t in pool:
         t.join()
     return sum(done) / (time.perf_counter() - start)
+
+
+def encoder_throughput(bot: GlossaryBot, queries: list[str], threads: int, seconds: float) -> float:
+    """Bare encoder calls per second, one thread per core: the floor of concurrency measured now
+    (the ideal, cores ÷ floor, assumes cores that nobody else is using)."""
+    encoder = bot.encoder.inner
+    return calls_per_second(lambda q: encoder.encode_queries([q]), queries, threads, seconds)
+
+
+def thread_scaling(
+    bot: GlossaryBot, queries: list[str], counts: list[int], seconds: float
+) -> dict[int, float]:
+    """bot.answer per second (new questions) from N threads, no HTTP: what a queue limit of N can give."""
+    with uncached(bot):
+        return {n: calls_per_second(bot.answer, queries, n, seconds) for n in counts}
 
 
 def run_load(

@@ -70,6 +70,18 @@ class LexicalIndex:
         self.idf = {t: math.log(1 + len(docs) / df) for t, df in doc_freq.items()}
         self.known = frozenset(doc_freq)
         self.name_vocabulary = sorted({t for names in self._names for name in names for t in name})
+        # Names as (entry, tokens, total IDF), and word -> names containing it: a question only
+        # touches the few names that share a word with it.
+        self._name_table = [
+            (i, name, sum(self.idf[t] for t in name))
+            for i, names in enumerate(self._names)
+            for name in names
+            if name
+        ]
+        self._names_with: dict[str, list[int]] = {}
+        for n, (_, name, _) in enumerate(self._name_table):
+            for t in set(name):
+                self._names_with.setdefault(t, []).append(n)
         #: Every word the glossary uses anywhere, paraphrases included: words outside it are off-topic.
         self.vocabulary = self.known | {t for e in self.entries for p in e.paraphrases for t in _content(p)}
         self.acronyms = _acronyms(self.entries)
@@ -114,33 +126,12 @@ class LexicalIndex:
         """
         present = set(words)
         out = np.zeros(len(self.entries), dtype=np.float32)
-        for i, names in enumerate(self._names):
-            best = 0.0
-            for name in names:
-                total = sum(self.idf.get(t, 1.0) for t in name)
-                hit = sum(self.idf.get(t, 1.0) for t in name if t in present)
-                if hit:
-                    best = max(best, hit / total + 0.01 * hit)
-            out[i] = best
+        candidates = {n for w in present for n in self._names_with.get(w, ())}
+        for n in candidates:
+            entry, tokens, total = self._name_table[n]
+            hit = sum(self.idf[t] for t in tokens if t in present)
+            out[entry] = max(out[entry], hit / total + 0.01 * hit)
         return out
-
-    def query_coverage(self, words: Sequence[str], entry_index: int) -> float:
-        """IDF share of the query's words that the entry's names or text contain."""
-        vocab = self._entry_vocab(entry_index)
-        total = sum(self.idf.get(w, self._unknown_idf) for w in words)
-        if not total:
-            return 0.0
-        return sum(self.idf.get(w, self._unknown_idf) for w in words if w in vocab) / total
-
-    @property
-    def _unknown_idf(self) -> float:
-        return math.log(1 + len(self.entries))
-
-    @lru_cache(maxsize=256)  # noqa: B019
-    def _entry_vocab(self, entry_index: int) -> frozenset[str]:
-        entry = self.entries[entry_index]
-        name_tokens = {t for name in self._names[entry_index] for t in name}
-        return frozenset(name_tokens | set(_content(entry_text(entry))))
 
 
 _ACRONYM = regex.compile(r"^[\p{Lu}\p{N}][\p{L}\p{N}]{1,5}$")
