@@ -107,8 +107,9 @@ class LexicalIndex:
         return list(dict.fromkeys(self.acronyms[w] for w in words if w in self.acronyms))
 
     def unknown_share(self, words: Sequence[str]) -> float:
-        """Share of the words (numbers aside) that the glossary never uses."""
-        topical = [w for w in words if not w.isdigit()]
+        """Share of the words that the glossary never uses; words with digits (numbers, sizes,
+        codes such as "7b" or a stray "31m") say nothing about the topic and are left out."""
+        topical = [w for w in words if not any(c.isdigit() for c in w)]
         if not topical:
             return 0.0
         return sum(1 for w in topical if w not in self.vocabulary) / len(topical)

@@ -287,7 +287,7 @@ def test_app_on_a_taken_port_exits_5(bot, monkeypatch, capsys):
         taken.listen()
         monkeypatch.setenv("GLOSSARY_BOT_PORT", str(port))
         monkeypatch.setenv("GLOSSARY_BOT_HOST", "127.0.0.1")
-        monkeypatch.setattr(app.GlossaryBot, "load", lambda settings: bot)
+        monkeypatch.setattr(app.GlossaryBot, "load", lambda settings, **_: bot)
         with pytest.raises(SystemExit) as caught:
             app.main()
     assert caught.value.code == app.EXIT_SERVE
