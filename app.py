@@ -2,8 +2,10 @@
 
 ``python app.py`` serves on 127.0.0.1:7860 (``GLOSSARY_BOT_HOST`` / ``_PORT``).
 Nothing is fetched at run time: no share link, no analytics, no hub.
-API: ``/ask`` (question -> answer markdown, the same text as ``glossary-bot ask``)
-and ``/chat`` (question, history -> cleared box, new history).
+API: ``POST /api/answer`` (JSON ``{"question": ..., "lang": null}`` -> the answer as JSON: markdown
+text, language, citations, follow-up ids), a plain route beside Gradio's queue, the fast path for
+programs; and Gradio's ``/ask`` (question -> answer markdown, the same text as ``glossary-bot ask``)
+and ``/chat`` (question, history -> cleared box, new history) for gradio_client.
 
 It refuses to start, with one line on stderr and no traceback, when a setting is invalid
 (exit 2), when the glossary, model or index cannot be loaded (exit 3, the CLI's code), or when
@@ -17,6 +19,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NoReturn
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -24,15 +29,18 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import gradio as gr
-from pydantic import ValidationError
+from fastapi import HTTPException, Response
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, Field, ValidationError
 
 from bot import browse, dialogue, feedback
-from bot.answer import LABELS, Answer, Side, escape_md, side, sources_markdown, term
+from bot.answer import LABELS, Answer, Citation, Side, escape_md, side, sources_markdown, term
 from bot.cli import EXIT_LOAD, EXIT_USAGE
 from bot.core import GlossaryBot
 from bot.inputs import as_question
 from bot.reload import GlossaryWatcher
 from bot.settings import Settings
+from bot.text import Lang
 from glossary import Glossary, GlossaryError
 from index.errors import IndexLayerError
 
@@ -352,6 +360,79 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
     return demo
 
 
+class AskBody(BaseModel):
+    """Body of ``POST /api/answer``."""
+
+    question: str = Field(description="The question, in Hindi, English or Hinglish.")
+    lang: Lang | None = Field(default=None, description="Answer language; null = the question's.")
+
+
+class ApiAnswer(BaseModel):
+    """Reply of ``POST /api/answer``: the answer's text and where each part came from."""
+
+    text: str = Field(description="The answer as markdown (the same text as the chat and the CLI).")
+    lang: Lang
+    abstained: bool = Field(description="True when the glossary does not cover the question.")
+    citations: list[Citation]
+    related: list[str] = Field(description="Entry ids offered as follow-up questions.")
+    notice: str | None
+
+
+#: The Answer fields ``/api/answer`` returns (the hits' full entries would be most of the bytes).
+_API_FIELDS = set(ApiAnswer.model_fields)
+
+
+class Busy(Exception):
+    """More questions are waiting than the server queues (``queue_max_size``)."""
+
+
+class Gate:
+    """At most ``workers`` answers computed at once (more only share the cores slower), and at most
+    ``capacity`` callers waiting: beyond that a caller is told to come back instead of waiting unbounded."""
+
+    def __init__(self, workers: int, capacity: int) -> None:
+        self._slots = threading.BoundedSemaphore(workers)
+        self._lock = threading.Lock()
+        self._waiting = 0
+        self.capacity = capacity
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        with self._lock:
+            if self._waiting >= self.capacity:
+                raise Busy
+            self._waiting += 1
+        try:
+            self._slots.acquire()
+        finally:
+            with self._lock:
+                self._waiting -= 1
+        try:
+            yield
+        finally:
+            self._slots.release()
+
+
+def api_routes(bot: GlossaryBot, settings: Settings) -> list[APIRoute]:
+    """``POST /api/answer``: off Gradio's queue (no event stream, no per-event bookkeeping), so a
+    program's question costs about what ``bot.answer`` costs (benchmarks/RESULTS.md, "Over HTTP")."""
+    gate = Gate(settings.concurrency_limit, settings.queue_max_size)
+
+    def answer(body: AskBody) -> Response:
+        """Answer one question with citations."""
+        try:
+            with gate.slot():
+                found = bot.answer(as_question(body.question), lang=body.lang)
+        except Busy:
+            raise HTTPException(
+                503, f"busy: {gate.capacity} questions are waiting; try again shortly", {"Retry-After": "1"}
+            ) from None
+        # Serialised straight from the Answer: FastAPI would otherwise validate it again as ApiAnswer.
+        return Response(found.model_dump_json(include=_API_FIELDS), media_type="application/json")
+
+    return [APIRoute("/api/answer", answer, methods=["POST"], response_model=ApiAnswer)]
+
+
 def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
     """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks).
 
@@ -368,6 +449,7 @@ def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
         show_error=False,
         css=CSS,
         theme=THEME,
+        app_kwargs={"routes": api_routes(bot, settings)},  # first in the router, before Gradio's own
         **launch,
     )
     return demo

@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import os
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"written: {path}")
         return
     if args.smoke:
-        cfg = BenchConfig.smoke(args.out or Path("bench-smoke"))
+        cfg = BenchConfig.smoke(args.out or Path(tempfile.mkdtemp(prefix="bench-smoke-")))
     else:
         cfg = BenchConfig(**({"out_dir": args.out} if args.out else {}))
     overrides = dict(item.split("=", 1) for item in args.set)

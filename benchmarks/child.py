@@ -2,13 +2,16 @@
 
 An optional last argument list names glossary files (default: the bundled glossary).
 
-MODE ``bare``: import the encoder stack, load the model, encode one question (the floor of a start).
+MODE ``bare``: import the libraries the bot is built on (``STACK``), load the model, encode one
+question: the floor of a start. ``bare-encoder``: the model alone (no other library).
+``bare-app``: ``bare`` plus importing gradio (the floor of the app's start).
 MODE ``serve``: load the bot, answer one question, build the Gradio app, answer ``SERVE_QUESTIONS``
 more. Prints one JSON object: wall-clock timestamps of each phase and the process's memory.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import time
@@ -16,9 +19,14 @@ from pathlib import Path
 
 QUESTION = "What is gradient clipping?"
 SERVE_QUESTIONS = ["dropout kya hai?", "ओवरफिटिंग क्या है?", "batch vs epoch", "what is LoRA"] * 5
+#: The third-party libraries ``import bot.core`` loads (tests/test_bench_smoke.py keeps this true);
+#: the encoder's own library is imported by ``make_encoder``.
+STACK = ("numpy", "faiss", "bm25s", "rapidfuzz", "regex", "pydantic", "pydantic_settings", "yaml", "tqdm")
 
 
-def bare(backend: str, cache: Path) -> dict:
+def bare(backend: str, cache: Path, libraries: tuple[str, ...]) -> dict:
+    for name in libraries:
+        importlib.import_module(name)
     from index.encoders import make_encoder
 
     imported = time.time()
@@ -44,6 +52,9 @@ def serve(backend: str, cache: Path, glossary: list[Path]) -> dict:
     return {"imported": imported, "loaded": loaded, "ready": first, "app_built": app_built}
 
 
+MODES = {"bare": STACK, "bare-encoder": (), "bare-app": (*STACK, "gradio")}
+
+
 def _status_mb(field: str) -> float:
     """VmRSS (now) or VmHWM (peak) of this process. Not ru_maxrss: Linux carries that over from
     the parent across fork and exec, so a child of a big benchmark process would report its size."""
@@ -56,8 +67,8 @@ def _status_mb(field: str) -> float:
 
 if __name__ == "__main__":
     mode, backend, cache, *glossary = sys.argv[1:]
-    if mode == "bare":
-        stamps = bare(backend, Path(cache))
+    if mode in MODES:
+        stamps = bare(backend, Path(cache), MODES[mode])
     else:
         stamps = serve(backend, Path(cache), [Path(g) for g in glossary])
     stamps["peak_rss_mb"] = _status_mb("VmHWM")

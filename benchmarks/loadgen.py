@@ -2,15 +2,17 @@
 
 ``python -m benchmarks.loadgen KIND URL QUERIES_JSON CLIENTS SECONDS REQUESTS`` prints one JSON
 object. Each client thread asks /ask in a loop: REQUESTS questions in all (0: no limit) or until
-SECONDS have passed (0: no limit). KIND ``gradio_client``: one gradio_client.Client per thread.
-KIND ``rest``: Gradio's documented HTTP API (POST /gradio_api/call/ask, then its event stream)
-over one kept-alive httpx connection per thread. gradio_client opens a new httpx client, and so
+SECONDS have passed (0: no limit). KIND ``api``: the app's plain route (POST /api/answer, JSON in
+and out) over one kept-alive httpx connection per thread. KIND ``rest``: Gradio's documented HTTP
+API for /ask (POST /gradio_api/call/ask, then its event stream), kept alive the same way.
+KIND ``gradio_client``: one gradio_client.Client per thread. gradio_client opens a new httpx client, and so
 a new TLS context, for every call (~0.1 s of CPU even for http://), which on a 2-core machine
 would measure the client rather than the server.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import resource
 import sys
@@ -42,9 +44,24 @@ class Rest:
         raise RuntimeError("event stream ended without a result")
 
 
+class Api:
+    """One client of the app's own route, POST /api/answer, on a kept-alive connection."""
+
+    def __init__(self, url: str) -> None:
+        import httpx
+
+        self.url = f"{url}api/answer"
+        self.http = httpx.Client(timeout=120)
+
+    def predict(self, question: str, api_name: str) -> str:
+        return self.http.post(self.url, json={"question": question}).raise_for_status().json()["text"]
+
+
 def _client(kind: str, url: str):
     if kind == "rest":
         return Rest(url)
+    if kind == "api":
+        return Api(url)
     from gradio_client import Client
 
     return Client(url, verbose=False, analytics_enabled=False)
@@ -57,7 +74,8 @@ def main(kind: str, url: str, queries_file: str, clients: int, seconds: float, r
     latencies: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
-    issued = iter(range(requests) if requests else iter(int, 1))
+    # Each request takes the next question (an unbounded run cycles through them all).
+    issued = iter(range(requests)) if requests else itertools.count()
     start = threading.Barrier(clients + 1)
     deadline = [0.0]
 

@@ -55,11 +55,12 @@ def _concurrency(r: Results):
     if not runs:
         return None
     fig, ax = plt.subplots(figsize=(8, 4))
-    labels = [f"{c.backend}\nlimit {c.queue_limit}" for c in runs]
+    labels = [f"{c.backend} {c.client}\nlimit {c.queue_limit}" for c in runs]
     ax.bar(range(len(runs)), [c.throughput for c in runs], color="C0", label="answers/s")
-    ax.scatter(
-        range(len(runs)), [r.ideal(c.backend) for c in runs], color="C3", marker="_", s=400, label="ideal"
-    )
+    xs = range(len(runs))
+    ax.scatter(xs, [r.ideal(c.backend) for c in runs], color="C3", marker="_", s=400, label="ideal")
+    now = [r.parallel_floor.get(c.backend, float("nan")) for c in runs]
+    ax.scatter(xs, now, color="C1", marker="_", s=400, label="bare encoder × cores, measured")
     ax.set_xticks(range(len(runs)), labels, fontsize=7)
     ax.set_ylabel("answers per second")
     ax.set_title(f"{r.config.http_clients} concurrent HTTP clients")
@@ -71,8 +72,12 @@ def _scale(r: Results):
     if not r.scale:
         return None
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    for kind in dict.fromkeys(s.kind for s in r.scale):
-        rows = [s for s in r.scale if s.kind == kind]
+
+    def family(kind: str) -> str:  # IVF rows name their cells and nprobe, which change with n
+        return "ivf (auto nprobe)" if kind.startswith("ivf") else kind
+
+    for kind in dict.fromkeys(family(s.kind) for s in r.scale):
+        rows = [s for s in r.scale if family(s.kind) == kind]
         left.plot([s.n for s in rows], [s.query.p50 for s in rows], marker="o", label=kind)
         right.plot([s.n for s in rows], [s.build_s for s in rows], marker="o", label=kind)
     for ax, title in ((left, "query p50 (ms)"), (right, "build (s)")):
@@ -91,7 +96,7 @@ def _start(r: Results):
     xs = range(len(r.start))
     names = [s.backend for s in r.start]
     left.bar([x - 0.2 for x in xs], [s.cached_s for s in r.start], 0.4, label="start → first answer")
-    left.bar([x + 0.2 for x in xs], [s.bare_s for s in r.start], 0.4, label="bare import + load")
+    left.bar([x + 0.2 for x in xs], [s.bare_s for s in r.start], 0.4, label="bare stack + model")
     left.set_xticks(list(xs), names)
     left.set_ylabel("s")
     left.legend()

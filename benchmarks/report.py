@@ -74,7 +74,7 @@ def sections(r: Results) -> list[str]:
             "",
         ]
     if r.http:
-        out += ["## 2. Over HTTP (one sequential client, /ask on app.serve)", ""]
+        out += ["## 2. Over HTTP (one sequential client, app.serve)", ""]
         rows = []
         for h in r.http:
             answer = next(x.answer.p50 for x in r.latency if x.backend == h.backend)
@@ -112,15 +112,18 @@ def sections(r: Results) -> list[str]:
             out += [
                 "",
                 *_table(
-                    ["Gradio alone (/ask echoes)", "client", "answers", "p50/p95 ms"],
+                    ["framework alone (routes echo)", "client", "answers", "p50/p95 ms"],
                     [[e.backend, e.client, e.completed, _ms(e.latency)] for e in echo],
                 ),
             ]
         out += [
             "",
-            "'bot.answer in server' is timed inside the app's worker thread; the difference to the "
-            "client's figure is Gradio's queue, HTTP and the client. 'Gradio alone' is the same client "
-            "against an app whose /ask returns its input, queued like app.serve: the framework's floor.",
+            "Clients: 'api' = POST /api/answer (the app's plain route, JSON), 'rest' = Gradio's call API "
+            "for /ask (POST, then its event stream), both on one kept-alive connection; 'gradio_client' = "
+            "gradio_client.Client.predict. 'bot.answer in server' is timed inside the server's worker "
+            "thread; the difference to the client's figure is the framework, HTTP and the client. "
+            "'framework alone' = the same clients against routes that return the question, limited like "
+            "app.serve: the HTTP floor of each kind.",
             "",
         ]
     if r.concurrency or r.sweep:
@@ -128,7 +131,8 @@ def sections(r: Results) -> list[str]:
         out += _table(
             [
                 "backend",
-                "queue limit",
+                "client",
+                "limit",
                 "seconds",
                 "answers/s",
                 "p50/p95 ms",
@@ -143,6 +147,7 @@ def sections(r: Results) -> list[str]:
             [
                 [
                     c.backend,
+                    c.client,
                     c.queue_limit,
                     f"{c.elapsed_s:.0f}",
                     f"{c.throughput:.1f}",
@@ -172,15 +177,26 @@ def sections(r: Results) -> list[str]:
             out += [
                 "",
                 *_table(
-                    ["Gradio alone (/ask echoes)", "clients", "answers/s", "p50/p95 ms", "errors"],
-                    [[e.backend, e.clients, f"{e.throughput:.1f}", _ms(e.latency), e.errors] for e in many],
+                    [
+                        "framework alone (routes echo)",
+                        "client",
+                        "clients",
+                        "answers/s",
+                        "p50/p95 ms",
+                        "errors",
+                    ],
+                    [
+                        [e.backend, e.client, e.clients, f"{e.throughput:.1f}", _ms(e.latency), e.errors]
+                        for e in many
+                    ],
                 ),
             ]
         out += [
             "",
             "ideal = cores ÷ encoder floor p50 (cores to ourselves). 'bare encoder ×cores now' = the bare "
             "encoder run from one thread per core just before, under the machine's load at the time. "
-            "'app.serve' = the queue settings app.py ships.",
+            "limit = answers computed at once (Settings.concurrency_limit: the /api/answer gate and "
+            "Gradio's queue); 'app.serve' = the setting app.py ships.",
             "",
         ]
     if r.start:
@@ -189,8 +205,12 @@ def sections(r: Results) -> list[str]:
             [
                 "backend",
                 "start → first answer s",
-                "bare import + load s",
+                "bare stack + model s",
                 "ratio",
+                "app ready s",
+                "bare stack + gradio + model s",
+                "app ratio",
+                "model alone s",
                 "imports s",
                 "bot load s",
                 "build_app s",
@@ -205,6 +225,10 @@ def sections(r: Results) -> list[str]:
                     s.cached_s,
                     s.bare_s,
                     f"{s.ratio:.2f}",
+                    s.app_s,
+                    s.bare_app_s,
+                    f"{s.app_ratio:.2f}",
+                    s.bare_encoder_s,
                     s.import_s,
                     s.load_s,
                     s.app_build_s,
@@ -216,7 +240,16 @@ def sections(r: Results) -> list[str]:
                 for s in r.start
             ],
         )
-        out += ["", "first-ever = empty cache: conversion/export + index build + first answer.", ""]
+        out += [
+            "",
+            "start → first answer = `GlossaryBot.load()` + one `answer` in a new Python process; bare "
+            "stack + model = a process that imports the libraries the bot is built on (benchmarks/child.py "
+            "`STACK`: numpy, faiss, bm25s, rapidfuzz, regex, pydantic, pyyaml, tqdm), loads the model and "
+            "encodes one question. app ready = the same process after building the Gradio app; its floor "
+            "adds `import gradio`. model alone = interpreter + the encoder's library + model + one "
+            "encode. first-ever = empty cache: conversion/export + index build + first answer.",
+            "",
+        ]
     if r.build:
         out += ["## 5. Index build (progress bar on; best of 2, ABBA order)", ""]
         out += _table(

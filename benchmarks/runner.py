@@ -97,47 +97,49 @@ def _comparable(r: Results, backend: str) -> bool:
 
 
 def _http(r: Results, bot: GlossaryBot, queries: list[str], tmp: Path) -> None:
-    """Sequential clients of both kinds, a py-spy pass, then concurrent REST clients, on app.serve."""
+    """Sequential clients of each kind, a py-spy pass, then concurrent clients, on app.serve."""
     cfg, backend, cores = r.config, bot.settings.encoder_backend, r.machine.cores
     r.parallel_floor[backend] = serving.encoder_throughput(bot, queries, cores, min(cfg.http_seconds, 10))
     with serving.served(bot, None, tmp) as (url, handler):
-        for kind in ("rest", "gradio_client"):
+        for kind in ("api", "rest", "gradio_client"):
             raw, _ = serving.run_load(url, queries, kind, clients=1, requests=len(queries))
             r.http.append(serving.load(backend, kind, "app.serve", 1, raw, handler.take(), cores))
         if cfg.profile:  # a pass of its own: the sampler's CPU must not slow the measured ones
             some = queries[:60]
             _, prof = serving.run_load(
-                url, some, "rest", clients=1, requests=len(some), profile_to=tmp / "spy"
+                url, some, "api", clients=1, requests=len(some), profile_to=tmp / "spy"
             )
             handler.take()
-            r.http[-2].server_profile = prof
-        raw, _ = serving.run_load(url, queries, "rest", clients=cfg.http_clients, seconds=cfg.http_seconds)
-        conc = serving.load(backend, "rest", "app.serve", cfg.http_clients, raw, handler.take(), cores)
-        r.concurrency.append(conc)
+            r.http[-3].server_profile = prof
+        for kind in ("api", "rest"):
+            raw, _ = serving.run_load(url, queries, kind, clients=cfg.http_clients, seconds=cfg.http_seconds)
+            conc = serving.load(backend, kind, "app.serve", cfg.http_clients, raw, handler.take(), cores)
+            r.concurrency.append(conc)
 
 
 def _echo(r: Results, queries: list[str]) -> None:
-    """The same clients against Gradio with nothing behind /ask: what the framework alone costs."""
+    """The same clients against routes with nothing behind them: what the framework alone costs."""
     cfg, cores = r.config, r.machine.cores
     with serving.echo_app() as url:
-        raw, _ = serving.run_load(url, queries, "rest", clients=1, requests=len(queries))
-        r.echo.append(serving.load("echo (no bot)", "rest", "4", 1, raw, ([], []), cores))
-        raw, _ = serving.run_load(url, queries, "rest", clients=cfg.http_clients, seconds=cfg.sweep_seconds)
-        r.echo.append(serving.load("echo (no bot)", "rest", "4", cfg.http_clients, raw, ([], []), cores))
+        for kind in ("api", "rest"):
+            raw, _ = serving.run_load(url, queries, kind, clients=1, requests=len(queries))
+            r.echo.append(serving.load("echo (no bot)", kind, "4", 1, raw, ([], []), cores))
+            raw, _ = serving.run_load(url, queries, kind, clients=cfg.http_clients, seconds=cfg.sweep_seconds)
+            r.echo.append(serving.load("echo (no bot)", kind, "4", cfg.http_clients, raw, ([], []), cores))
 
 
 def _sweep(r: Results, bots: dict[str, GlossaryBot], queries: list[str], tmp: Path) -> None:
-    """Gradio's default_concurrency_limit values, on the backend with the lowest floor."""
+    """The app's concurrency limit (answers computed at once), on the backend with the lowest floor."""
     cfg = r.config
     fastest = min((x for x in r.latency if x.backend in r.kept), key=lambda x: x.floor.p50).backend
     r.thread_scaling = serving.thread_scaling(bots[fastest], queries, cfg.queue_limits, cfg.sweep_seconds / 2)
     for limit in cfg.queue_limits:
         with serving.served(bots[fastest], limit, tmp) as (url, handler):
             raw, _ = serving.run_load(
-                url, queries, "rest", clients=cfg.http_clients, seconds=cfg.sweep_seconds
+                url, queries, "api", clients=cfg.http_clients, seconds=cfg.sweep_seconds
             )
             ms = handler.take()
-        r.sweep.append(serving.load(fastest, "rest", str(limit), cfg.http_clients, raw, ms, r.machine.cores))
+        r.sweep.append(serving.load(fastest, "api", str(limit), cfg.http_clients, raw, ms, r.machine.cores))
 
 
 def write(r: Results, out_dir: Path, name: str = "RESULTS.md") -> Path:

@@ -22,12 +22,14 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+import app
+from app import AskBody
 from benchmarks.config import REPO
 from benchmarks.profile import Breakdown, Spy
 from benchmarks.stats import Dist
 from bot.core import GlossaryBot
 
-ClientKind = Literal["gradio_client", "rest"]
+ClientKind = Literal["api", "rest", "gradio_client"]
 
 
 class Load(BaseModel):
@@ -90,20 +92,13 @@ class Handler:
 
 
 @contextmanager
-def served(bot: GlossaryBot, queue_limit: int | None, feedback_dir: Path) -> Iterator[tuple[str, Handler]]:
-    """The app on 127.0.0.1: as ``app.serve`` queues it (None), or with another concurrency limit."""
-    import app
-
+def served(bot: GlossaryBot, limit: int | None, feedback_dir: Path) -> Iterator[tuple[str, Handler]]:
+    """``app.serve`` on 127.0.0.1, with its concurrency limit (None) or another one."""
     port = free_port()
-    if queue_limit is None:
-        update = {"host": "127.0.0.1", "port": port, "feedback_path": feedback_dir / "feedback.jsonl"}
-        demo = app.serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
-    else:
-        demo = app.build_app(bot)
-        demo.queue(default_concurrency_limit=queue_limit, max_size=64)
-        demo.launch(
-            server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True, show_error=False
-        )
+    update = {"host": "127.0.0.1", "port": port, "feedback_path": feedback_dir / "feedback.jsonl"}
+    if limit is not None:
+        update["concurrency_limit"] = limit
+    demo = app.serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
     handler = Handler(bot)
     bot.answer = handler  # type: ignore[method-assign]
     try:
@@ -115,18 +110,32 @@ def served(bot: GlossaryBot, queue_limit: int | None, feedback_dir: Path) -> Ite
 
 
 @contextmanager
-def echo_app(queue_limit: int = 4) -> Iterator[str]:
-    """Gradio alone: an /ask that returns its question, queued like app.serve. The HTTP floor."""
+def echo_app(limit: int = 4) -> Iterator[str]:
+    """The framework alone: Gradio's /ask and a plain /api/answer route that return the question,
+    served and limited like app.serve. The HTTP floor of each client kind."""
     import gradio as gr
+    from fastapi.routing import APIRoute
 
     def ask(question: str) -> str:
         return question
 
+    gate = app.Gate(limit, 64)
+
+    def answer(body: AskBody) -> dict:
+        with gate.slot():
+            return {"text": body.question}
+
     with gr.Blocks(analytics_enabled=False) as demo:
         gr.api(ask, api_name="ask")
-    demo.queue(default_concurrency_limit=queue_limit, max_size=64)
+    demo.queue(default_concurrency_limit=limit, max_size=64)
     port = free_port()
-    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    demo.launch(
+        server_name="127.0.0.1",
+        server_port=port,
+        prevent_thread_lock=True,
+        quiet=True,
+        app_kwargs={"routes": [APIRoute("/api/answer", answer, methods=["POST"])]},
+    )
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:

@@ -2,7 +2,9 @@
 
 Every figure comes from a new process (benchmarks.child); the same runs give each backend's
 memory: peak and final RSS of a process that loaded the bot, answered 21 questions and built
-the Gradio app.
+the Gradio app. Two starts are judged: the bot's (first ``bot.answer``, against importing the
+libraries it is built on and loading the model) and the app's (the Gradio app built as well,
+against the same plus importing gradio). The model alone is reported beside them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ class Start(BaseModel):
     backend: str
     cached_s: float
     bare_s: float
+    bare_encoder_s: float
+    app_s: float
+    bare_app_s: float
     import_s: float
     load_s: float
     app_build_s: float
@@ -37,6 +42,10 @@ class Start(BaseModel):
     @property
     def ratio(self) -> float:
         return self.cached_s / self.bare_s
+
+    @property
+    def app_ratio(self) -> float:
+        return self.app_s / self.bare_app_s
 
 
 def child(mode: str, backend: str, cache: Path, glossary: list[Path]) -> dict:
@@ -54,10 +63,12 @@ def child(mode: str, backend: str, cache: Path, glossary: list[Path]) -> dict:
 def measure(backend: str, cache: Path, repeats: int, first_ever: bool, glossary: list[Path]) -> Start:
     with tempfile.TemporaryDirectory(prefix="bench-start-") as tmp:
         child("serve", backend, cache, glossary)  # make sure model and index are cached
-        runs, bares = [], []
-        for _ in range(repeats):  # alternate, so load drift hits both alike
+        runs: list[dict] = []
+        bares: dict[str, list[dict]] = {"bare": [], "bare-encoder": [], "bare-app": []}
+        for _ in range(repeats):  # interleaved, so load drift hits every kind alike
             runs.append(child("serve", backend, cache, glossary))
-            bares.append(child("bare", backend, cache, glossary))
+            for mode, rows in bares.items():
+                rows.append(child(mode, backend, cache, glossary))
         fresh = child("serve", backend, Path(tmp, "cache"), glossary) if first_ever else None
 
     def med(rows: list[dict], key: str, since: str | None = None) -> float:
@@ -66,7 +77,10 @@ def measure(backend: str, cache: Path, repeats: int, first_ever: bool, glossary:
     return Start(
         backend=backend,
         cached_s=med(runs, "ready"),
-        bare_s=med(bares, "ready"),
+        bare_s=med(bares["bare"], "ready"),
+        bare_encoder_s=med(bares["bare-encoder"], "ready"),
+        app_s=med(runs, "app_built"),
+        bare_app_s=med(bares["bare-app"], "ready"),
         import_s=med(runs, "imported"),
         load_s=med(runs, "loaded", "imported"),
         app_build_s=med(runs, "app_built", "ready"),
@@ -74,5 +88,5 @@ def measure(backend: str, cache: Path, repeats: int, first_ever: bool, glossary:
         first_ever_load_s=fresh["loaded"] - fresh["imported"] if fresh else None,
         peak_rss_mb=med(runs, "peak_rss_mb"),
         rss_mb=med(runs, "rss_mb"),
-        bare_peak_rss_mb=med(bares, "peak_rss_mb"),
+        bare_peak_rss_mb=med(bares["bare"], "peak_rss_mb"),
     )

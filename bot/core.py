@@ -11,7 +11,7 @@ import faiss
 
 from bot import dialogue
 from bot.abstain import AbstentionPolicy
-from bot.answer import Answer, compare, compose, decline, focus, no_context
+from bot.answer import MAX_RELATED, Answer, compare, compose, decline, focus, no_context
 from bot.comparison import split_comparison
 from bot.retrieval import Hit, RetrievalOptions, Retriever
 from bot.settings import Settings
@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 History = list[dict]
 #: How much of an entry's name (IDF-weighted) one side of a comparison must spell out.
 SIDE_NAME_MATCH = 0.5
+#: Hits an answer needs: compose shows 3 and offers up to MAX_RELATED more as follow-ups; compare 4.
+ANSWER_HITS = 3 + MAX_RELATED + 1
 #: What ``prepare`` does with characters by Unicode category: line breaks and other controls become
 #: spaces; invisible format characters (zero-width, bidi controls, BOM, soft hyphen) and lone
 #: surrogates are dropped, so "drop\u200bout" is "dropout".
@@ -157,12 +159,14 @@ class GlossaryBot:
         """
         return self._retrieve(self.retriever, self.prepare(question), k)
 
-    def _retrieve(self, retriever: Retriever, query: Query, k: int | None) -> Retrieval:
+    def _retrieve(
+        self, retriever: Retriever, query: Query, k: int | None, first: str | None = None
+    ) -> Retrieval:
         k = k or self.settings.top_k
         if not any(ch.isalnum() for ch in query.text):
             return Retrieval(query, [], True, False)
         ranking = retriever.rank(query.text)
-        hits = retriever.hits(ranking, max(k, 3))
+        hits = retriever.hits(ranking, max(k, 3), first)
         pair = self._comparison_hits(retriever, query.text)
         if pair:
             rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
@@ -194,17 +198,16 @@ class GlossaryBot:
                 return self._answer(loaded, follow.turn.question, history[: follow.turn.position], lang)
             entries = [glossary.get(i) for i in follow.turn.entry_ids]
             return focus(entries, follow.aspect, lang, glossary)
-        found = self._retrieve(loaded.retriever, query, len(glossary))
+        named = dialogue.named_entry(query.text, glossary)  # a bare term is answered even if it ranks 2nd
+        found = self._retrieve(loaded.retriever, query, ANSWER_HITS, named.id if named else None)
         lang = lang or query.lang
         if not found.hits:
             return decline([], lang, query.notice or _empty_notice(lang))
         if found.comparison:
             return compare(found.hits, lang, glossary, query.notice)
-        named = dialogue.named_entry(query.text, glossary)
         if named is None and found.abstained:
             return decline(found.hits[:2], lang, query.notice)
-        hits = sorted(found.hits, key=lambda h: named is not None and h.entry.id != named.id)
-        return compose(hits, lang, glossary, query.notice)
+        return compose(found.hits, lang, glossary, query.notice)
 
     def _comparison_hits(self, retriever: Retriever, text: str) -> list[Hit] | None:
         """For "X vs Y" questions, the entry each side names (None if not a comparison).
@@ -227,7 +230,10 @@ class GlossaryBot:
 
 def _read_glossary(settings: Settings) -> Glossary:
     return load_glossary(
-        settings.glossary_paths or None, settings.max_glossary_mb, settings.max_glossary_entries
+        settings.glossary_paths or None,
+        settings.max_glossary_mb,
+        settings.max_glossary_entries,
+        parse_cache=settings.cache_dir / "parsed",
     )
 
 
@@ -248,6 +254,8 @@ def _retriever(
         RECIPE,
         rebuild=rebuild_index,
         progress=progress,
+        ann_threshold=settings.ann_threshold,
+        nprobe=settings.ann_nprobe,
     )
     return Retriever(list(glossary.entries), encoder, vectors, options)
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import regex
-import yaml
 
 from bot.text import HINGLISH_WORDS
 from bot.text import tokens as _tokens
+from glossary.yamlio import load_yaml
 
 LEXICON_PATH = Path(__file__).parent / "data" / "hinglish_lexicon.yaml"
 #: Unlisted spellings are folded only from this length on: short folds collide with English words.
@@ -46,7 +46,7 @@ class _Lexicon:
 
     @classmethod
     def load(cls, path: Path = LEXICON_PATH) -> _Lexicon:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
         light = {form: verb for verb, forms in raw["light_verbs"].items() for form in forms.split()}
         words: dict[str, str] = {}
         phrases: dict[tuple[str, ...], str] = {}

@@ -114,6 +114,7 @@ class Retriever:
         self.options = options or RetrievalOptions()
         self.lexical = LexicalIndex(entries)
         position = {e.id: i for i, e in enumerate(entries)}
+        self._position = position
         self._row_entry = np.array([position[eid] for eid in vectors.row_entry], dtype=np.int64)
         self._paraphrase_rows = np.array([r.field.startswith("paraphrase") for r in vectors.manifest.rows])
 
@@ -181,7 +182,13 @@ class Retriever:
         order = np.argsort(-fused, kind="stable")
         return Ranking(order, fused, dense, para, bm25, name, words, unknown)
 
-    def hits(self, ranking: Ranking, k: int) -> list[Hit]:
+    def hits(self, ranking: Ranking, k: int, first: str | None = None) -> list[Hit]:
+        """The top ``k`` as Hits (built only for those: a Hit per entry costs more than ranking them).
+        ``first``: an entry id put at the top, wherever it ranked."""
+        order = ranking.order
+        if first is not None:
+            pinned = self._position[first]
+            order = np.concatenate(([pinned], order[order != pinned]))
         return [
             Hit(
                 entry=self.entries[i],
@@ -191,5 +198,5 @@ class Retriever:
                 lexical=float(ranking.bm25[i]),
                 name_match=float(ranking.name[i]),
             )
-            for rank, i in enumerate(ranking.order[:k], start=1)
+            for rank, i in enumerate(order[:k], start=1)
         ]

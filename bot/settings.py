@@ -27,6 +27,10 @@ def _default_host() -> str:
     return "0.0.0.0" if os.environ.get("SPACE_ID") else "127.0.0.1"
 
 
+def _usable_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 class Settings(BaseSettings):
     """Configuration of the glossary bot. Env var = ``GLOSSARY_BOT_`` + field name in capitals."""
 
@@ -102,7 +106,9 @@ class Settings(BaseSettings):
         description="Requests the app queues at most; beyond that a caller is told the queue is full.",
     )
     concurrency_limit: int = Field(
-        default=4,
+        default_factory=_usable_cores,
         ge=1,
-        description="Requests of one kind (chat, ask, vote, ...) the app works on at the same time.",
+        description="Questions the app answers at the same time, per kind (POST /api/answer, chat, "
+        "ask, ...); the rest wait their turn. Default: the CPU cores this process may use (one "
+        "single-threaded answer per core; more only share the cores, benchmarks/RESULTS.md §3).",
     )

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Literal
 
 import regex
-import yaml
+
+from glossary.yamlio import load_yaml
 
 Lang = Literal["en", "hi", "hinglish", "mixed"]
 
@@ -22,7 +23,7 @@ _LATIN = regex.compile(r"\p{Latin}")
 
 
 def _word_lists() -> dict[str, frozenset[str]]:
-    raw = yaml.safe_load((Path(__file__).parent / "data" / "stopwords.yaml").read_text(encoding="utf-8"))
+    raw = load_yaml((Path(__file__).parent / "data" / "stopwords.yaml").read_text(encoding="utf-8"))
     return {name: frozenset(words.split()) for name, words in raw.items()}
 
 

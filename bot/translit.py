@@ -14,7 +14,6 @@ import unicodedata
 from dataclasses import dataclass
 
 import regex
-from indic_transliteration import sanscript
 
 _VIRAMA = "\u094d"
 #: ऑ/ॉ are the English "o" of "loss"; ै/ऐ/ॅ are almost always the English short "a" of "batch",
@@ -139,6 +138,10 @@ def _delete_schwas(word: str) -> str:
 
 def romanise(word: str) -> str:
     """Lower-case ASCII spelling of one Devanagari word, as an English writer would spell the sound."""
+    # Imported here: its scheme tables take ~0.15 s, paid by the first Devanagari word that needs
+    # sounding out rather than by every start (most questions never reach this).
+    from indic_transliteration import sanscript
+
     word = unicodedata.normalize("NFC", word).translate(_PREMAP)
     out = sanscript.transliterate(_delete_schwas(word), sanscript.DEVANAGARI, sanscript.ITRANS)
     for pattern, repl in _COMPILED:

@@ -8,9 +8,7 @@ the seeds (the tests re-run it and compare byte for byte).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +18,7 @@ from pydantic import ValidationError
 
 from glossary.enrichment import ENRICHMENT_PATH, DocumentEnrichment, EntryEnrichment, load_enrichment
 from glossary.errors import GlossaryError, display_path, from_validation_error
+from glossary.files import atomic_write
 from glossary.schema import GlossaryDocument
 from glossary.seeds import RawDocument, RawEntry, parse_pairs, parse_sections, read_lines
 from glossary.validation import check_glossary
@@ -82,16 +81,7 @@ def write_documents(documents: Sequence[GlossaryDocument], out_dir: Path) -> lis
     for document in documents:
         target = out_dir / f"{Path(document.document).stem}.yaml"
         text = HEADER.format(seed=document.document) + dump_yaml(document.model_dump(mode="json"))
-        handle, temp_name = tempfile.mkstemp(dir=out_dir, prefix=f".{target.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as temp:
-                temp.write(text)
-            # mkstemp creates the file as 0600; data files must be readable like any other source file.
-            os.chmod(temp_name, 0o644)
-            os.replace(temp_name, target)
-        except BaseException:
-            Path(temp_name).unlink(missing_ok=True)
-            raise
+        atomic_write(target, text.encode(), mode=0o644)
         written.append(target)
     return written
 

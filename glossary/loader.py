@@ -23,7 +23,7 @@ from glossary.errors import GlossaryError, from_validation_error
 from glossary.schema import GlossaryDocument
 from glossary.store import Glossary
 from glossary.validation import check_glossary
-from glossary.yamlio import load_yaml, yaml_error_line, yaml_error_message
+from glossary.yamlio import load_yaml_cached, yaml_error_line, yaml_error_message
 
 DATA_DIR = Path(__file__).resolve().with_name("data")
 #: Default limits (the bot's Settings can change them): a file's size in MB, and all files' entries.
@@ -64,14 +64,20 @@ CSV_FIELD_NAMES = {
 
 
 def load_glossary(
-    paths: Sequence[Path] | None = None, max_file_mb: float = MAX_FILE_MB, max_entries: int = MAX_ENTRIES
+    paths: Sequence[Path] | None = None,
+    max_file_mb: float = MAX_FILE_MB,
+    max_entries: int = MAX_ENTRIES,
+    parse_cache: Path | None = None,
 ) -> Glossary:
-    """Load glossary files (or directories of them); ``None`` loads the bundled ``glossary/data``."""
+    """Load glossary files (or directories of them); ``None`` loads the bundled ``glossary/data``.
+
+    ``parse_cache``: a folder where parsed YAML is kept between runs (``yamlio.load_yaml_cached``).
+    """
     files = _expand([DATA_DIR] if paths is None else [Path(p) for p in paths])
     sources: list[tuple[Path, GlossaryDocument]] = []
     count = 0
     for path in files:
-        document = load_document(path, max_file_mb)
+        document = load_document(path, max_file_mb, parse_cache)
         count += len(document.entries)
         if count > max_entries:
             raise GlossaryError(
@@ -86,7 +92,9 @@ def load_glossary(
     return Glossary([document for _, document in sources])
 
 
-def load_document(path: Path, max_file_mb: float = MAX_FILE_MB) -> GlossaryDocument:
+def load_document(
+    path: Path, max_file_mb: float = MAX_FILE_MB, parse_cache: Path | None = None
+) -> GlossaryDocument:
     """Parse and validate one file on its own (cross-file checks happen in ``load_glossary``)."""
     text = _decode(path, max_file_mb)
     entry_lines: list[int] | None = None
@@ -95,7 +103,7 @@ def load_document(path: Path, max_file_mb: float = MAX_FILE_MB) -> GlossaryDocum
     elif path.suffix.lower() == ".json":
         raw = _read_json(path, text)
     else:
-        raw = _read_yaml(path, text)
+        raw = _read_yaml(path, text, parse_cache)
     if isinstance(raw, list):
         raw = {"document": path.name, "title_hi": path.stem, "entries": raw}
     if not isinstance(raw, dict):
@@ -156,9 +164,9 @@ def _decode(path: Path, max_file_mb: float) -> str:
         ) from exc
 
 
-def _read_yaml(path: Path, text: str) -> Any:
+def _read_yaml(path: Path, text: str, parse_cache: Path | None) -> Any:
     try:
-        return load_yaml(text)
+        return load_yaml_cached(text, parse_cache)
     except yaml.YAMLError as exc:
         problem = f"invalid YAML: {yaml_error_message(exc)}"
         raise GlossaryError(path, problem, line=yaml_error_line(exc)) from exc

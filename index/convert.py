@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from glossary.files import atomic_write
 from index.e5_file import E5File, E5Tokenizer
 from index.errors import ModelConversionError
 
@@ -380,18 +381,7 @@ def weights_sha256(path: Path, cache_dir: Path) -> str:
     known[key] = digest
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        _atomic_write_text(memo, json.dumps(known, indent=1))
+        atomic_write(memo, json.dumps(known, indent=1).encode())
     except OSError as exc:  # a read-only cache only costs a re-hash next time
         log.warning("cannot write %s: %s", memo, exc)
     return digest
-
-
-def _atomic_write_text(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

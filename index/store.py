@@ -17,8 +17,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import logging
-import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +29,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 from tqdm import tqdm
 
+from glossary.files import atomic_write
 from index import ann
 from index.encoders import Encoder
 from index.errors import IndexStoreError
@@ -150,8 +149,8 @@ class VectorIndex:
         folder.mkdir(parents=True, exist_ok=True)
         blob = faiss.serialize_index(self.faiss_index).tobytes()
         manifest = self.manifest.model_copy(update={"faiss_sha256": hashlib.sha256(blob).hexdigest()})
-        _atomic_write(folder / f"{key}.faiss", blob)
-        _atomic_write(folder / f"{key}.json", manifest.model_dump_json(indent=1).encode())
+        atomic_write(folder / f"{key}.faiss", blob)
+        atomic_write(folder / f"{key}.json", manifest.model_dump_json(indent=1).encode())
         self.manifest = manifest
 
     @classmethod
@@ -271,16 +270,3 @@ def _build_lock(folder: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

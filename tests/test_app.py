@@ -1,10 +1,15 @@
-"""The Gradio app: message building, and the /ask and /chat API through gradio_client on 127.0.0.1."""
+"""The Gradio app: message building, the /ask and /chat API through gradio_client, and the plain
+POST /api/answer route, on 127.0.0.1."""
 
 from __future__ import annotations
 
 import socket
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
+import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -30,6 +35,11 @@ def client(bot, settings, tmp_path_factory) -> Iterator:
     demo = app.serve(bot, config, prevent_thread_lock=True, quiet=True)
     yield Client(f"http://127.0.0.1:{config.port}/", verbose=False, analytics_enabled=False)
     demo.close()
+
+
+@pytest.fixture(scope="module")
+def answer_url(client) -> str:
+    return f"{client.src.rstrip('/')}/api/answer"
 
 
 def test_user_message_is_escaped_and_capped():
@@ -88,3 +98,78 @@ def test_only_ask_and_chat_are_public(client):
 def test_bad_input_through_the_api_gets_text_not_a_traceback(client, question):
     reply = client.predict(question, api_name="/ask")
     assert isinstance(reply, str) and reply and "Traceback" not in reply
+
+
+@pytest.mark.parametrize("question", ["dropout kya hai?", "ओवरफिटिंग क्या है?", "batch vs epoch"])
+def test_answer_route_returns_the_answer_with_its_citations(answer_url, bot, question):
+    reply = httpx.post(answer_url, json={"question": question}, timeout=60)
+    assert reply.status_code == 200 and reply.headers["content-type"] == "application/json"
+    expected = bot.answer(question)
+    assert reply.json() == {
+        "text": expected.text,
+        "lang": expected.lang,
+        "abstained": False,
+        "citations": [c.model_dump() for c in expected.citations],
+        "related": expected.related,
+        "notice": None,
+    }
+
+
+def test_answer_route_answers_in_the_language_asked_for(answer_url, bot):
+    reply = httpx.post(answer_url, json={"question": "What is dropout?", "lang": "hi"}, timeout=60).json()
+    assert reply["text"] == bot.answer("What is dropout?", lang="hi").text
+    assert reply["lang"] == "hi" and "परिभाषा" in reply["text"]
+
+
+def test_answer_route_declines_what_the_glossary_does_not_cover(answer_url):
+    reply = httpx.post(answer_url, json={"question": "what is the capital of France?"}, timeout=60).json()
+    assert reply["abstained"] is True and reply["citations"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({}, "question"),
+        ({"question": 42}, "valid string"),
+        ({"question": "dropout", "lang": "fr"}, "lang"),
+        ("not json", "valid dictionary"),
+    ],
+)
+def test_answer_route_names_what_is_wrong_with_a_bad_request(answer_url, body, problem):
+    reply = httpx.post(answer_url, json=body, timeout=60)
+    assert reply.status_code == 422
+    assert problem in reply.text and "Traceback" not in reply.text
+
+
+@pytest.mark.parametrize("question", ["", "\x00", "<script>alert(1)</script>", "क" * 5000])
+def test_odd_questions_through_the_answer_route_get_an_answer(answer_url, question):
+    reply = httpx.post(answer_url, json={"question": question}, timeout=60)
+    assert reply.status_code == 200 and reply.json()["text"]
+
+
+def test_gate_turns_callers_away_beyond_its_capacity():
+    gate = app.Gate(workers=1, capacity=1)
+    release, inside = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with gate.slot():
+            inside.set()
+            release.wait(5)
+
+    def enter() -> str:
+        try:
+            with gate.slot():
+                return "served"
+        except app.Busy:
+            return "busy"
+
+    with ThreadPoolExecutor(3) as pool:
+        holder = pool.submit(hold)
+        inside.wait(5)
+        waiter = pool.submit(enter)  # waits for the one slot: the queue is now full
+        time.sleep(0.2)
+        assert enter() == "busy"
+        release.set()
+        holder.result(5)
+        assert waiter.result(5) == "served"
+    assert enter() == "served"

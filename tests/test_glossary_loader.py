@@ -10,7 +10,7 @@ import pytest
 import regex
 import yaml
 
-from glossary import Glossary, GlossaryError, load_glossary
+from glossary import Glossary, GlossaryError, load_glossary, yamlio
 from glossary.loader import DATA_DIR
 from tests.factories import user_entry as entry
 
@@ -430,3 +430,46 @@ def test_path_problems(tmp_path: Path, name: str, expected: str) -> None:
     (tmp_path / "g.txt").write_text("x", "utf-8")
     (tmp_path / "empty-dir").mkdir()
     assert expected in str(load_error([tmp_path / name]))
+
+
+# --- the parse cache ----------------------------------------------------------------------------------
+
+
+def test_parse_cache_gives_the_same_glossary_and_is_read_next_time(tmp_path, bundled, monkeypatch) -> None:
+    cache = tmp_path / "parsed"
+    first = load_glossary(parse_cache=cache)
+    assert first.content_hash == bundled.content_hash and len(list(cache.glob("*.json"))) == 2
+
+    def no_parsing(text: str) -> Any:
+        raise AssertionError("parsed again instead of read from the cache")
+
+    monkeypatch.setattr(yamlio, "load_yaml", no_parsing)
+    assert load_glossary(parse_cache=cache).content_hash == bundled.content_hash
+
+
+def test_an_edited_file_is_parsed_again(tmp_path) -> None:
+    cache, path = tmp_path / "parsed", write_yaml(tmp_path / "g.yaml", document(entry("alpha", term="Alpha")))
+    assert [e.term for e in load_glossary([path], parse_cache=cache).entries] == ["Alpha"]
+    write_yaml(path, document(entry("alpha", term="Alpha prime")))
+    assert [e.term for e in load_glossary([path], parse_cache=cache).entries] == ["Alpha prime"]
+
+
+def test_a_damaged_cache_file_is_parsed_again_and_replaced(tmp_path, bundled) -> None:
+    cache = tmp_path / "parsed"
+    load_glossary(parse_cache=cache)
+    for cached in cache.glob("*.json"):
+        cached.write_text('{"entries": [', encoding="utf-8")
+    assert load_glossary(parse_cache=cache).content_hash == bundled.content_hash
+    assert all(json.loads(p.read_text(encoding="utf-8")) for p in cache.glob("*.json"))
+
+
+def test_yaml_that_json_cannot_hold_is_not_cached(tmp_path) -> None:
+    text = "a: 2024-01-02\n1: one\n"
+    assert yamlio.load_yaml_cached(text, tmp_path) == yamlio.load_yaml(text)
+    assert not list(tmp_path.glob("*.json"))
+
+
+def test_an_unwritable_cache_only_costs_the_parse(tmp_path, bundled) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert load_glossary(parse_cache=blocker / "parsed").content_hash == bundled.content_hash

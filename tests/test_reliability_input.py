@@ -206,6 +206,16 @@ def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
         time.sleep(2)
         assert Client(url + "/", verbose=False, analytics_enabled=False).predict("dropout", api_name="/ask")
 
+        def ask(_: int) -> httpx.Response:
+            return httpx.post(f"{url}/api/answer", json={"question": "what is dropout"}, timeout=60)
+
+        with ThreadPoolExecutor(12) as pool:
+            replies = list(pool.map(ask, range(12)))
+        busy = [r for r in replies if r.status_code == 503]
+        assert len(busy) >= 8 and sum(r.status_code == 200 for r in replies) >= 1
+        assert "try again" in busy[0].json()["detail"] and busy[0].headers["retry-after"] == "1"
+        assert ask(0).json()["citations"][0]["entry_id"] == "dropout"
+
 
 def _fn_index(url: str, api_name: str) -> int:
     config = httpx.get(f"{url}/config").json()
