@@ -85,3 +85,16 @@ def test_kind_in_manifest_must_match_the_faiss_file(tmp_path):
     lying = built.manifest.model_copy(update={"index_kind": "ivf"})
     with pytest.raises(IndexStoreError):
         VectorIndex(built.faiss_index, lying)
+
+
+def test_bot_builds_the_index_kind_its_settings_ask_for(tmp_path):
+    """GlossaryBot passes ann_threshold / ann_nprobe to the index store (the bundled glossary has
+    2,132 vectors: exact by default, IVF when the threshold is below that)."""
+    from bot.core import GlossaryBot
+
+    enc = FakeEncoder()
+    default = GlossaryBot.load(Settings(cache_dir=tmp_path), encoder=enc)
+    assert default.retriever.vectors.manifest.index_kind == "flat"
+    settings = Settings(cache_dir=tmp_path, ann_threshold=1000, ann_nprobe=7)
+    approx = GlossaryBot.load(settings, encoder=enc).retriever.vectors
+    assert approx.manifest.index_kind == "ivf" and approx.faiss_index.nprobe == 7
