@@ -310,7 +310,7 @@ def _profiles(r: Results) -> list[str]:
     for h in r.http:
         if h.server_profile:
             out += _breakdown(
-                f"server process, sequential REST client, {h.backend} (py-spy, separate pass)",
+                f"server process, sequential /api/answer client, {h.backend} (py-spy, separate pass)",
                 h.server_profile,
             )
     return ["## Profiles", "", *out] if out else []

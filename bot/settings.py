@@ -27,8 +27,11 @@ def _default_host() -> str:
     return "0.0.0.0" if os.environ.get("SPACE_ID") else "127.0.0.1"
 
 
-def _usable_cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+def _two_per_core() -> int:
+    """While one answer is in Python (HTTP, JSON, ranking) another can use the core for encoding:
+    two per core gave 0.75 of the ideal throughput, one per core 0.65 (benchmarks/RESULTS.md §3)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return 2 * cores
 
 
 class Settings(BaseSettings):
@@ -106,9 +109,9 @@ class Settings(BaseSettings):
         description="Requests the app queues at most; beyond that a caller is told the queue is full.",
     )
     concurrency_limit: int = Field(
-        default_factory=_usable_cores,
+        default_factory=_two_per_core,
         ge=1,
         description="Questions the app answers at the same time, per kind (POST /api/answer, chat, "
-        "ask, ...); the rest wait their turn. Default: the CPU cores this process may use (one "
-        "single-threaded answer per core; more only share the cores, benchmarks/RESULTS.md §3).",
+        "ask, ...); the rest wait their turn. Default: twice the CPU cores this process may use "
+        "(answers are single-threaded; more than that only share the cores, benchmarks/RESULTS.md §3).",
     )
