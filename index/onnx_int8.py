@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from index.convert import PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, convert
-from index.encoders import clean_texts
+from index.encoders import PromptedEncoder, clean_texts
 from index.errors import EncoderError, ModelConversionError
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ def _is_complete(folder: Path, src_hash: str) -> bool:
     return meta.get("source_sha256") == src_hash and meta.get("exporter_version") == EXPORTER_VERSION
 
 
-class OnnxInt8Encoder:
+class OnnxInt8Encoder(PromptedEncoder):
     """The exported int8 graph under onnxruntime, with the converted folder's fast tokenizer."""
 
     def __init__(self, folder: Path, encoder_id: str, threads: int = 1) -> None:
@@ -156,16 +156,8 @@ class OnnxInt8Encoder:
         except Exception as exc:  # onnxruntime raises its own untyped exceptions
             raise EncoderError(f"cannot load int8 ONNX model in {folder}: {exc}") from exc
         self._tokenizer.enable_truncation(MAX_TOKENS)
-        self._id = encoder_id
-        self._dim = int(self._session.get_outputs()[0].shape[-1])
-
-    @property
-    def id(self) -> str:
-        return self._id
-
-    @property
-    def dim(self) -> int:
-        return self._dim
+        self.id = encoder_id
+        self.dim = int(self._session.get_outputs()[0].shape[-1])
 
     def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
         texts = [prompt + t for t in clean_texts(texts)]
@@ -173,7 +165,7 @@ class OnnxInt8Encoder:
         encodings = (
             self._tokenizer.encode_batch(texts) if len(texts) > 1 else [self._tokenizer.encode(texts[0])]
         )
-        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         order = np.argsort([len(e.ids) for e in encodings], kind="stable")  # batch like with like
         for start in range(0, len(order), BATCH):
             rows = order[start : start + BATCH]
@@ -186,9 +178,3 @@ class OnnxInt8Encoder:
                 mask[j, :n] = 1
             out[rows] = self._session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
         return out
-
-    def encode_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, QUERY_PROMPT)
-
-    def encode_passages(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, PASSAGE_PROMPT)
