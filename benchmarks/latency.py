@@ -104,9 +104,4 @@ def quality(bot: GlossaryBot, items: list[EvalItem]) -> Metrics | None:
     """The dev-set metrics through bot.evaluation, as ``glossary-bot eval`` computes them."""
     if not items:
         return None
-
-    def retrieve(q: str) -> tuple[list[str], bool]:
-        found = bot.retrieve(q, 5)
-        return [h.entry.term for h in found.hits], found.abstained
-
-    return evaluation.grouped(evaluation.run(items, retrieve))["overall"]
+    return evaluation.grouped(evaluation.run(items, evaluation.retrieve_with(bot)))["overall"]

@@ -107,6 +107,9 @@ class Answer(BaseModel):
     hits: list[Hit] = []
     notice: str | None = None
     related: list[str] = []  # entry ids offered as follow-up questions
+    #: Probability that the first entry is the right one (calibrated per glossary); None when no
+    #: search was made (a follow-up about an earlier answer).
+    confidence: float | None = None
 
     @property
     def entry_ids(self) -> list[str]:

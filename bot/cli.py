@@ -20,6 +20,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperGroup
 
+from bot.calibration import FEATURES
 from bot.inputs import scrub
 from bot.settings import Settings
 
@@ -66,6 +67,14 @@ def main(
         str | None, typer.Option(help="Another sentence-transformers model (needs hub).")
     ] = None,
     cache_dir: Annotated[Path | None, typer.Option(help="Model and index cache folder.")] = None,
+    extras: Annotated[
+        bool,
+        typer.Option(
+            "--extras/--no-extras",
+            help="Use the bundled glossary's project-written paraphrases and aliases (--no-extras: "
+            "the glossary as a user's file would be).",
+        ),
+    ] = True,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log to stderr.")] = False,
 ) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr)
@@ -74,6 +83,7 @@ def main(
         "encoder_backend": backend,
         "encoder_model": model,
         "cache_dir": cache_dir,
+        "project_extras": None if extras else False,
     }
     try:
         _state["settings"] = Settings(**{k: v for k, v in overrides.items() if v is not None})
@@ -111,6 +121,7 @@ def _search_record(bot, query: str, k: int) -> dict:
     return {
         "query": query,
         "abstained": found.abstained,
+        "confidence": round(found.confidence, 4),
         "results": [
             {
                 "term": h.entry.term,
@@ -159,6 +170,24 @@ def prepare() -> None:
     typer.echo(f"ready: {len(bot.glossary)} entries, {len(m.rows)} vectors, encoder {m.encoder_id}", err=True)
 
 
+@app.command()
+def calibrate() -> None:
+    """Show what was fitted to this glossary: weights, the answer-or-decline threshold and its trade-off."""
+    bot = _bot(progress=True)
+    c = bot.calibration
+    weights = c.options.model_dump(include={"dense", "paraphrase", "bm25", "name", "dense_fields"})
+    typer.echo(f"pseudo-questions: {sum(c.questions.values())} " + str(c.questions))
+    typer.echo(f"fitted weights: {weights}")
+    typer.echo(f"pseudo-question R@1 {c.pseudo_recall_at_1:.3f}, MRR {c.pseudo_mrr:.3f}")
+    typer.echo(f"answer when P(in scope) >= {c.threshold:.3f}")
+    for name, model in (("P(in scope)", c.in_scope), ("P(first entry right)", c.correct)):
+        coef = ", ".join(f"{f} {w:+.2f}" for f, w in zip(FEATURES, model.coef, strict=True))
+        typer.echo(f"{name}: intercept {model.intercept:+.2f}; {coef}")
+    typer.echo("threshold  out-of-scope declined  in-scope declined   (pseudo-questions)")
+    for row in c.trade_off:
+        typer.echo(f"  {row.threshold:5.2f}   {row.out_declined:8.3f}              {row.in_declined:8.3f}")
+
+
 @app.command("build-index")
 def build_index() -> None:
     """Rebuild the vector index now (with a progress bar)."""
@@ -186,13 +215,7 @@ def evaluate(
     names = list(VARIANTS) if compare else ["full"]
     results, outcomes = {}, {}
     for name in names:
-        variant = variant_bot(bot, name)
-
-        def retrieve(q: str, b=variant) -> tuple[list[str], bool]:
-            found = b.retrieve(q, 5)
-            return [h.entry.term for h in found.hits], found.abstained
-
-        outcomes[name] = evaluation.run(items, retrieve)
+        outcomes[name] = evaluation.run(items, evaluation.retrieve_with(variant_bot(bot, name)))
         results[name] = evaluation.grouped(outcomes[name])
     if as_json:
         typer.echo(evaluation.to_json(results))

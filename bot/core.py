@@ -10,16 +10,16 @@ from dataclasses import dataclass
 import faiss
 
 from bot import dialogue
-from bot.abstain import AbstentionPolicy
 from bot.answer import MAX_RELATED, Answer, compare, compose, decline, focus, no_context
+from bot.calibration import Calibration, load_or_fit
 from bot.comparison import split_comparison
-from bot.retrieval import Hit, RetrievalOptions, Retriever
+from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
 from bot.text import Lang, detect_lang
 from glossary import Glossary, load_glossary
 from index.encoders import CachedEncoder, Encoder, make_encoder
 from index.passages import RECIPE, glossary_passages
-from index.store import load_or_build
+from index.store import index_key, load_or_build
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ class Loaded:
 
     glossary: Glossary
     retriever: Retriever
+    calibration: Calibration
 
 
 @dataclass(frozen=True)
@@ -61,19 +62,25 @@ class Retrieval:
     hits: list[Hit]
     abstained: bool
     comparison: bool
+    #: Probability that the first hit is the right entry (``bot.calibration``); 0 for no words.
+    confidence: float
 
 
 class GlossaryBot:
     """Finds glossary entries for a question and answers with citations."""
 
     def __init__(
-        self, glossary: Glossary, retriever: Retriever, settings: Settings, comparisons: bool = True
+        self,
+        glossary: Glossary,
+        retriever: Retriever,
+        calibration: Calibration,
+        settings: Settings,
+        comparisons: bool = True,
     ) -> None:
-        self._loaded = Loaded(glossary, retriever)
+        self._loaded = Loaded(glossary, retriever, calibration)
         self._reload_lock = threading.Lock()
         self.comparisons = comparisons
         self.settings = settings
-        self.policy = AbstentionPolicy()
 
     @property
     def glossary(self) -> Glossary:
@@ -82,6 +89,10 @@ class GlossaryBot:
     @property
     def retriever(self) -> Retriever:
         return self._loaded.retriever
+
+    @property
+    def calibration(self) -> Calibration:
+        return self._loaded.calibration
 
     @property
     def encoder(self) -> Encoder:
@@ -107,8 +118,10 @@ class GlossaryBot:
                 settings.encoder_backend, settings.cache_dir, settings.encoder_model, settings.threads
             )
         )
-        retriever = _retriever(glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress)
-        return cls(glossary, retriever, settings)
+        retriever, calibration = _retriever(
+            glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress
+        )
+        return cls(glossary, retriever, calibration, settings)
 
     def reload(self) -> bool:
         """Read the configured glossary again and swap it in with its index, only if both load.
@@ -122,19 +135,17 @@ class GlossaryBot:
             glossary = _read_glossary(self.settings)
             if glossary.content_hash == current.glossary.content_hash:
                 return False
-            retriever = _retriever(
-                glossary, current.retriever.encoder, self.settings, options=current.retriever.options
-            )
-            self._loaded = Loaded(glossary, retriever)
+            retriever, calibration = _retriever(glossary, current.retriever.encoder, self.settings)
+            self._loaded = Loaded(glossary, retriever, calibration)
         log.info("glossary reloaded: %s", glossary)
         return True
 
     def pinned(self) -> GlossaryBot:
         """This bot fixed to the glossary it serves now: answer with it and render with its glossary."""
         loaded = self._loaded
-        view = GlossaryBot(loaded.glossary, loaded.retriever, self.settings, self.comparisons)
-        view.policy = self.policy
-        return view
+        return GlossaryBot(
+            loaded.glossary, loaded.retriever, loaded.calibration, self.settings, self.comparisons
+        )
 
     def prepare(self, question: str) -> Query:
         """Drop control and invisible characters and cap the length, remembering to tell the asker."""
@@ -158,22 +169,24 @@ class GlossaryBot:
 
         A comparison ("X vs Y") puts the best entry for each side at the top.
         """
-        return self._retrieve(self.retriever, self.prepare(question), k)
+        return self._retrieve(self._loaded, self.prepare(question), k)
 
-    def _retrieve(
-        self, retriever: Retriever, query: Query, k: int | None, first: str | None = None
-    ) -> Retrieval:
+    def _retrieve(self, loaded: Loaded, query: Query, k: int | None, first: str | None = None) -> Retrieval:
         k = k or self.settings.top_k
         if not any(ch.isalnum() for ch in query.text):
-            return Retrieval(query, [], True, False)
+            return Retrieval(query, [], True, False, 0.0)
+        retriever, calibration = loaded.retriever, loaded.calibration
         ranking = retriever.rank(query.text)
         hits = retriever.hits(ranking, max(k, 3), first)
         pair = self._comparison_hits(retriever, query.text)
         if pair:
             rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
             hits = [h.model_copy(update={"rank": i}) for i, h in enumerate(pair + rest, start=1)]
-        abstained = pair is None and self.policy.abstain(ranking)
-        return Retrieval(query, hits[:k], abstained, pair is not None)
+        threshold = self.settings.min_answer_probability
+        if threshold is None:
+            threshold = calibration.threshold
+        abstained = pair is None and calibration.answer_probability(ranking) < threshold
+        return Retrieval(query, hits[:k], abstained, pair is not None, calibration.confidence(ranking))
 
     def search(self, question: str, k: int | None = None) -> list[Hit]:
         """The top-k entries for a question, best first (empty for a question with no words)."""
@@ -200,15 +213,17 @@ class GlossaryBot:
             entries = [glossary.get(i) for i in follow.turn.entry_ids]
             return focus(entries, follow.aspect, lang, glossary)
         named = dialogue.named_entry(query.text, glossary)  # a bare term is answered even if it ranks 2nd
-        found = self._retrieve(loaded.retriever, query, ANSWER_HITS, named.id if named else None)
+        found = self._retrieve(loaded, query, ANSWER_HITS, named.id if named else None)
         lang = lang or query.lang
         if not found.hits:
             return decline([], lang, query.notice or _empty_notice(lang))
         if found.comparison:
-            return compare(found.hits, lang, glossary, query.notice)
-        if named is None and found.abstained:
-            return decline(found.hits[:2], lang, query.notice)
-        return compose(found.hits, lang, glossary, query.notice)
+            answer = compare(found.hits, lang, glossary, query.notice)
+        elif named is None and found.abstained:
+            answer = decline(found.hits[:2], lang, query.notice)
+        else:
+            answer = compose(found.hits, lang, glossary, query.notice)
+        return answer.model_copy(update={"confidence": found.confidence})
 
     def _comparison_hits(self, retriever: Retriever, text: str) -> list[Hit] | None:
         """For "X vs Y" questions, the entry each side names (None if not a comparison).
@@ -230,25 +245,27 @@ class GlossaryBot:
 
 
 def _read_glossary(settings: Settings) -> Glossary:
-    return load_glossary(
+    glossary = load_glossary(
         settings.glossary_paths or None,
         settings.max_glossary_mb,
         settings.max_glossary_entries,
         parse_cache=settings.cache_dir / "parsed",
     )
+    return glossary if settings.project_extras else glossary.without_project_extras()
 
 
 def _retriever(
     glossary: Glossary,
     encoder: Encoder,
     settings: Settings,
-    options: RetrievalOptions | None = None,
     rebuild_index: bool = False,
     progress: bool = False,
-) -> Retriever:
-    """The retriever over ``glossary``'s saved index (built and saved first if missing or stale)."""
+) -> tuple[Retriever, Calibration]:
+    """The retriever over ``glossary``'s saved index (built and saved first if missing or stale),
+    with the weights fitted to this glossary (or those the settings give) and its calibration."""
+    folder = settings.cache_dir / "indexes"
     vectors = load_or_build(
-        settings.cache_dir / "indexes",
+        folder,
         glossary_passages(list(glossary.entries)),
         encoder,
         glossary.content_hash,
@@ -258,7 +275,13 @@ def _retriever(
         ann_threshold=settings.ann_threshold,
         nprobe=settings.ann_nprobe,
     )
-    return Retriever(list(glossary.entries), encoder, vectors, options)
+    retriever = Retriever(list(glossary.entries), encoder, vectors)
+    key = index_key(glossary.content_hash, encoder.id, RECIPE)
+    calibration = load_or_fit(folder, key, retriever, progress=progress)
+    options = calibration.options
+    if settings.fusion_weights:
+        options = options.model_copy(update=settings.fusion_weights)
+    return retriever.with_options(options), calibration
 
 
 def _empty_notice(lang: Lang) -> str:

@@ -3,8 +3,11 @@
 Each line: ``{"id", "query", "lang", "style", "expected": [exact term headings]}``;
 ``expected: []`` means the bot should decline. Reported per group:
 Recall@1 (the top hit is an expected entry), Recall@5 (share of expected
-entries found in the top 5), MRR, out-of-scope questions declined and in-scope
-questions wrongly declined.
+entries found in the top 5), MRR, out-of-scope questions declined, in-scope
+questions wrongly declined, and the expected calibration error (ECE) of the bot's
+confidence: the gap between stated confidence and the share of first entries that
+were right, averaged over ``ECE_BINS`` equal-width bins weighted by their size
+(an out-of-scope question's first entry is never right).
 """
 
 from __future__ import annotations
@@ -13,8 +16,12 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
+
+#: Equal-width confidence bins for the expected calibration error.
+ECE_BINS = 10
 
 
 class EvalError(ValueError):
@@ -33,10 +40,15 @@ class Outcome(BaseModel):
     item: EvalItem
     ranked_terms: list[str]
     abstained: bool
+    confidence: float = 0.0
 
     @property
     def in_scope(self) -> bool:
         return bool(self.item.expected)
+
+    @property
+    def first_right(self) -> bool:
+        return self.in_scope and self.rank_of_first() == 1
 
     def rank_of_first(self) -> int | None:
         for rank, term in enumerate(self.ranked_terms, start=1):
@@ -53,6 +65,7 @@ class Metrics(BaseModel):
     mrr: float | None
     out_abstained: float | None
     in_abstained: float | None
+    ece: float | None = None
 
 
 def load_items(path: Path) -> list[EvalItem]:
@@ -71,16 +84,47 @@ def load_items(path: Path) -> list[EvalItem]:
     return items
 
 
-RetrieveFn = Callable[[str], tuple[list[str], bool]]
+RetrieveFn = Callable[[str], tuple[list[str], bool, float]]
+
+
+class Retrieves(Protocol):
+    """What evaluation needs of a bot (``GlossaryBot.retrieve``)."""
+
+    def retrieve(self, question: str, k: int | None = None) -> Any: ...
+
+
+def retrieve_with(bot: Retrieves, k: int = 5) -> RetrieveFn:
+    """The bot's top-k term headings, its decision to decline and its confidence, per question."""
+
+    def retrieve(query: str) -> tuple[list[str], bool, float]:
+        found = bot.retrieve(query, k)
+        return [h.entry.term for h in found.hits], found.abstained, found.confidence
+
+    return retrieve
 
 
 def run(items: Iterable[EvalItem], retrieve: RetrieveFn) -> list[Outcome]:
-    """``retrieve`` maps a query to (ranked term headings, abstained)."""
+    """``retrieve`` maps a query to (ranked term headings, abstained, confidence)."""
     outcomes = []
     for item in items:
-        terms, abstained = retrieve(item.query)
-        outcomes.append(Outcome(item=item, ranked_terms=terms, abstained=abstained))
+        terms, abstained, confidence = retrieve(item.query)
+        outcomes.append(Outcome(item=item, ranked_terms=terms, abstained=abstained, confidence=confidence))
     return outcomes
+
+
+def expected_calibration_error(outcomes: list[Outcome], bins: int = ECE_BINS) -> float | None:
+    if not outcomes:
+        return None
+    confidence = [min(max(o.confidence, 0.0), 1.0) for o in outcomes]
+    slot = [min(int(c * bins), bins - 1) for c in confidence]
+    total = 0.0
+    for b in range(bins):
+        members = [i for i, s in enumerate(slot) if s == b]
+        if members:
+            stated = sum(confidence[i] for i in members) / len(members)
+            right = sum(1 for i in members if outcomes[i].first_right) / len(members)
+            total += len(members) / len(outcomes) * abs(stated - right)
+    return total
 
 
 def _mean(values: list[float]) -> float | None:
@@ -102,6 +146,7 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         mrr=_mean([1.0 / r if r else 0.0 for r in ranks]),
         out_abstained=_mean([1.0 if o.abstained else 0.0 for o in outside]),
         in_abstained=_mean([1.0 if o.abstained else 0.0 for o in inside]),
+        ece=expected_calibration_error(outcomes),
     )
 
 
@@ -131,19 +176,21 @@ def _fmt(value: float | None) -> str:
 def table(results: dict[str, dict[str, Metrics]]) -> str:
     """Side-by-side table: one row per group, one column block per variant."""
     variants = list(results)
-    head = f"{'group':<22}" + "".join(f" | {v[:27]:^27}" for v in variants)
-    sub = f"{'':<22}" + " | R@1   R@5   MRR   OOS↓  IN↓ " * len(variants)
+    head = f"{'group':<22}" + "".join(f" | {v[:33]:^33}" for v in variants)
+    sub = f"{'':<22}" + " | R@1   R@5   MRR   OOS↓  IN↓   ECE  " * len(variants)
     lines = [head, sub, "-" * len(sub)]
     for group in results[variants[0]]:
         row = f"{group:<22}"
         for v in variants:
             m = results[v][group]
             row += " | " + " ".join(
-                _fmt(x)[:5] for x in (m.recall_at_1, m.recall_at_5, m.mrr, m.out_abstained, m.in_abstained)
+                _fmt(x)[:5]
+                for x in (m.recall_at_1, m.recall_at_5, m.mrr, m.out_abstained, m.in_abstained, m.ece)
             )
         lines.append(row)
     lines.append(
-        "R@1/R@5/MRR on in-scope questions; OOS↓ = out-of-scope declined; IN↓ = in-scope wrongly declined"
+        "R@1/R@5/MRR on in-scope questions; OOS↓ = out-of-scope declined; IN↓ = in-scope wrongly declined;"
+        " ECE = expected calibration error of the confidence"
     )
     return "\n".join(lines)
 

@@ -6,6 +6,11 @@ an entry, settle those cases. Name tokens are weighted by IDF so that a match
 on "clipping" counts for more than a match on "training". Misspellings
 ("overfiting", "gradiant") are mapped to the nearest name word by
 Damerau-Levenshtein similarity before matching.
+
+Hinglish askers type Hindi words in Latin letters ("badlav", "kiraye"), which neither the
+English nor the Devanagari text contains. Every Devanagari word of an entry therefore also
+gets a romanized view (``bot.translit.romanise``, then ``bot.hinglish.fold``), derived from
+the glossary itself when the index is built, so this works for any user's glossary.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 
 import bm25s
 import numpy as np
@@ -22,7 +26,9 @@ import regex
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
+from bot.hinglish import fold
 from bot.text import STOP_WORDS, tokens
+from bot.translit import romanise
 from glossary import GlossaryEntry
 
 # bm25s logs every index build at DEBUG through its own handler; that is noise on a user's terminal.
@@ -31,10 +37,22 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 #: Normalised Damerau-Levenshtein similarity a misspelt word needs to be read as a name word.
 FUZZY_CUTOFF = 0.79  # one edit in a five-letter word (0.8) passes despite float rounding
 MIN_FUZZY_LEN = 4
+#: Name words count twice in an entry's BM25 document: a name says more about the topic than a word
+#: of its description.
+NAME_REPEAT = 2
+#: Among names that are all typed, each unit of matched IDF adds this much, so "batch size" beats
+#: "batch" when both words are asked (a tie-break far below any real difference in share).
+LONGER_NAME_TIE_BREAK = 0.01
+_DEVANAGARI_WORD = regex.compile(r"\p{Devanagari}")
 
 
 def _content(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in STOP_WORDS]
+
+
+def romanized(words: Sequence[str]) -> list[str]:
+    """Latin spellings of the Devanagari words, folded as Hinglish words are (see ``bot.hinglish.fold``)."""
+    return [fold(romanise(w)) for w in words if _DEVANAGARI_WORD.search(w)]
 
 
 def entry_names(entry: GlossaryEntry) -> list[str]:
@@ -60,15 +78,20 @@ class LexicalIndex:
     def __init__(self, entries: Sequence[GlossaryEntry]) -> None:
         self.entries = list(entries)
         self._names = [[tuple(_content(name)) for name in entry_names(e)] for e in self.entries]
-        docs = []
+        docs, own, views = [], [], []
         for entry, names in zip(self.entries, self._names, strict=True):
-            name_tokens = [t for name in names for t in name]
-            docs.append(name_tokens * 2 + _content(entry_text(entry)))
+            own.append([t for name in names for t in name] * NAME_REPEAT + _content(entry_text(entry)))
+            views.append(romanized(own[-1]))
+            docs.append(own[-1] + views[-1])
         self._bm25 = bm25s.BM25()
         self._bm25.index(docs, show_progress=False)
         doc_freq = Counter(t for doc in docs for t in set(doc))
         self.idf = {t: math.log(1 + len(docs) / df) for t, df in doc_freq.items()}
-        self.known = frozenset(doc_freq)
+        #: Words of the glossary's own text; spelling correction leaves them alone. With the romanized
+        #: views, what off-topic evidence is measured against. Project-written paraphrases are in
+        #: neither, so no decision depends on them.
+        self.known = frozenset(t for words in own for t in words)
+        self._romanized = frozenset(t for view in views for t in view)
         self.name_vocabulary = sorted({t for names in self._names for name in names for t in name})
         # Names as (entry, tokens, total IDF), and word -> names containing it: a question only
         # touches the few names that share a word with it.
@@ -82,25 +105,27 @@ class LexicalIndex:
         for n, (_, name, _) in enumerate(self._name_table):
             for t in set(name):
                 self._names_with.setdefault(t, []).append(n)
-        #: Every word the glossary uses anywhere, paraphrases included: words outside it are off-topic.
-        self.vocabulary = self.known | {t for e in self.entries for p in e.paraphrases for t in _content(p)}
+        self._max_idf = max(self.idf.values(), default=1.0)
         self.acronyms = _acronyms(self.entries)
+        self._closest_cache: dict[str, str] = {}
 
     def correct(self, words: Sequence[str]) -> list[str]:
         """Replace words the glossary never uses by the closest name word, when close enough."""
         return [self._closest(w) for w in words]
 
-    @lru_cache(maxsize=4096)  # noqa: B019 - one index per process, cache lives as long
     def _closest(self, word: str) -> str:
+        """Memoised per index (not per class), so a reloaded glossary's old index can be freed."""
         if word in self.known or len(word) < MIN_FUZZY_LEN:
             return word
-        match = process.extractOne(
-            word,
-            self.name_vocabulary,
-            scorer=DamerauLevenshtein.normalized_similarity,
-            score_cutoff=FUZZY_CUTOFF,
-        )
-        return match[0] if match else word
+        if word not in self._closest_cache:
+            match = process.extractOne(
+                word,
+                self.name_vocabulary,
+                scorer=DamerauLevenshtein.normalized_similarity,
+                score_cutoff=FUZZY_CUTOFF,
+            )
+            self._closest_cache[word] = match[0] if match else word
+        return self._closest_cache[word]
 
     def expand_acronyms(self, words: Sequence[str]) -> list[str]:
         """English names for the acronyms among the words ("sgd" -> "Stochastic gradient descent")."""
@@ -112,27 +137,34 @@ class LexicalIndex:
         topical = [w for w in words if not any(c.isdigit() for c in w)]
         if not topical:
             return 0.0
-        return sum(1 for w in topical if w not in self.vocabulary) / len(topical)
+        seen = self.known | self._romanized
+        return sum(1 for w in topical if w not in seen and fold(w) not in seen) / len(topical)
 
     def bm25(self, words: Sequence[str]) -> np.ndarray:
         if not words:
             return np.zeros(len(self.entries), dtype=np.float32)
         return np.asarray(self._bm25.get_scores(list(words)), dtype=np.float32)
 
-    def name_match(self, words: Sequence[str]) -> np.ndarray:
-        """Per entry, the IDF-weighted share of its best-matching name that the words spell out.
+    def name_match(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Per entry, the IDF-weighted share of its best-matching name that the words spell out,
+        and for names spelt out in full, the share of the question's own weight that name accounts for.
 
-        Ties between full matches go to the name with more matched weight, so
-        "batch size" beats "batch" when both words are asked.
+        The second is what separates "learning rate" (the whole question is the name) from a long
+        description that happens to contain a one-word name ("... in containers ..."). Ties between
+        full matches go to the name with more matched weight, so "batch size" beats "batch".
         """
         present = set(words)
-        out = np.zeros(len(self.entries), dtype=np.float32)
+        share = np.zeros(len(self.entries), dtype=np.float32)
+        coverage = np.zeros(len(self.entries), dtype=np.float32)
+        asked = sum(self.idf.get(w, self._max_idf) for w in present)
         candidates = {n for w in present for n in self._names_with.get(w, ())}
         for n in candidates:
             entry, tokens, total = self._name_table[n]
             hit = sum(self.idf[t] for t in tokens if t in present)
-            out[entry] = max(out[entry], hit / total + 0.01 * hit)
-        return out
+            share[entry] = max(share[entry], hit / total + LONGER_NAME_TIE_BREAK * hit)
+            if hit >= total:
+                coverage[entry] = max(coverage[entry], min(1.0, total / asked))
+        return share, coverage
 
 
 _ACRONYM = regex.compile(r"^[\p{Lu}\p{N}][\p{L}\p{N}]{1,5}$")

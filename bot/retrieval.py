@@ -1,24 +1,24 @@
 """Hybrid retrieval: dense (multilingual-e5) and lexical evidence fused into one ranking.
 
-Signals, each per entry:
+Signals, each per entry (``Signals``):
 
-* ``dense`` — best cosine between the query and the entry's own fields (names,
-  definitions, usage, example in both languages);
-* ``paraphrase`` — best cosine against the project-written plain-language
-  descriptions, kept as a separate channel so that many loose paraphrases
-  cannot outvote a precise name or definition match;
-* ``bm25`` — BM25 over names and text, on the asker's words after spelling
-  correction (and, for Hinglish, with English glosses of Hindi words);
-* ``name`` — 1 when the words spell out a whole name or alias of the entry.
+* ``dense`` — the mean of the entry's best ``dense_fields`` field similarities (names,
+  definitions, usage, example in either language, each embedded with both e5 prompts). One
+  long, generic field close to everything (a "hub") no longer wins on its own: an entry must be
+  close on two of its fields;
+* ``paraphrase`` — best cosine against project-written plain-language descriptions, an optional
+  extra channel (user glossaries have none); no answer/decline decision reads it;
+* ``bm25`` — BM25 over names, text and romanized views of the Hindi text, on the asker's words
+  after spelling correction (and, for Hinglish, with English glosses of Hindi words);
+* ``name`` — for a name typed in full, the share of the question it makes up: "learning rate"
+  is all name, while "containers" inside a long description is a small part of it.
 
-Continuous signals are standardised over the entries (z-score) before the
-weighted sum, so a weight means the same thing for every query whatever the
-spread of its raw scores. Weights were chosen by ablation on the dev set
-(README, "How retrieval works").
+Continuous signals are standardised over the entries (z-score) before the weighted sum, so a
+weight means the same thing for every query whatever the spread of its raw scores. The weights
+are fitted per glossary on pseudo-questions made from its own text (``bot.calibration``).
 
-Only one encoder call is made per question: Hinglish questions are encoded
-as their English rendering (``bot.hinglish.to_english``) instead of as typed,
-which on the dev set beats the raw text and costs nothing extra.
+Only one encoder call is made per question: Hinglish questions are encoded as their English
+rendering (``bot.hinglish.to_english``) instead of as typed.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import regex
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from bot.hinglish import gloss, to_english
+from bot.hinglish import FUNCTION_WORDS, fold, gloss, to_english
 from bot.lexical import LexicalIndex
 from bot.text import content_tokens, detect_lang, strip_scaffolding
 from bot.translit import romanise
@@ -38,10 +38,15 @@ from index.encoders import Encoder
 from index.store import VectorIndex
 
 _DEVANAGARI = regex.compile(r"\p{Devanagari}")
+_LATIN = regex.compile(r"\p{Latin}")
 #: Acronyms are spelled out only in questions of at most this many content words.
 MAX_WORDS_TO_EXPAND = 4
-#: A name-match value at or above this means every word of some name was typed.
-FULL_NAME = 0.99
+#: Row fields starting with this are project-written paraphrases (a channel of their own).
+PARAPHRASE = "paraphrase"
+#: Similarity given to a field an entry does not have (below any real cosine of e5 vectors).
+MISSING = -1.0
+#: A standard deviation below this means a signal does not separate the entries at all.
+_FLAT = 1e-9
 
 
 class RetrievalOptions(BaseModel):
@@ -53,6 +58,7 @@ class RetrievalOptions(BaseModel):
     paraphrase: float = 0.5
     bm25: float = 0.3
     name: float = 1.0
+    dense_fields: int = Field(default=2, ge=1, description="field similarities averaged per entry")
     fuzzy: bool = True
     strip_scaffolding: bool = True
     hinglish: bool = True
@@ -67,37 +73,61 @@ class Hit(BaseModel):
     entry: GlossaryEntry
     score: float
     rank: int
-    dense: float
+    similarity: float  # dense similarity to the entry's own fields (no paraphrases)
     lexical: float
     name_match: float
 
 
 @dataclass(frozen=True)
+class Signals:
+    """Every entry's raw evidence for one question, before weighting (fitting re-weights these)."""
+
+    fields: np.ndarray  # (entries, field kinds): best cosine per field kind, MISSING where absent
+    paraphrase: np.ndarray
+    bm25: np.ndarray
+    name: np.ndarray  # IDF share of the best-matching name that was typed
+    name_cover: np.ndarray  # for fully typed names: the share of the question that name makes up
+    unknown_share: float
+
+    def dense(self, top_fields: int) -> np.ndarray:
+        """Mean of each entry's best ``top_fields`` field similarities."""
+        best = np.sort(self.fields, axis=1)[:, -top_fields:]
+        return best.mean(axis=1)
+
+
+@dataclass(frozen=True)
 class Ranking:
-    """Every entry scored for one query; what search and abstention both read from."""
+    """Every entry scored for one query; what search, abstention and confidence read from."""
 
     order: np.ndarray
     fused: np.ndarray
+    decisive: np.ndarray  # the fused score without the paraphrase channel: what decisions read
     dense: np.ndarray
-    paraphrase: np.ndarray
     bm25: np.ndarray
     name: np.ndarray
-    words: list[str]
+    name_cover: np.ndarray
     unknown_share: float
 
     @property
     def top(self) -> int:
         return int(self.order[0])
 
-    @property
-    def best_similarity(self) -> float:
-        """Highest cosine of the question to anything in the glossary (fields or paraphrases)."""
-        return float(max(self.dense.max(), self.paraphrase.max()))
-
 
 def _z(scores: np.ndarray) -> np.ndarray:
     std = float(scores.std())
-    return (scores - scores.mean()) / std if std > 1e-9 else np.zeros_like(scores)
+    return (scores - scores.mean()) / std if std > _FLAT else np.zeros_like(scores)
+
+
+def fuse(signals: Signals, w: RetrievalOptions) -> Ranking:
+    """Weighted sum of standardised signals, best entry first."""
+    dense = signals.dense(w.dense_fields)
+    decisive = w.dense * _z(dense) + w.bm25 * _z(signals.bm25) + w.name * signals.name_cover
+    has_paraphrases = bool((signals.paraphrase > MISSING).any())
+    fused = decisive + w.paraphrase * _z(signals.paraphrase) if has_paraphrases else decisive
+    order = np.argsort(-fused, kind="stable")
+    return Ranking(
+        order, fused, decisive, dense, signals.bm25, signals.name, signals.name_cover, signals.unknown_share
+    )
 
 
 class Retriever:
@@ -107,15 +137,33 @@ class Retriever:
         encoder: Encoder,
         vectors: VectorIndex,
         options: RetrievalOptions | None = None,
+        row_mask: np.ndarray | None = None,
     ) -> None:
+        """``row_mask``: the index rows this retriever may use (all by default). Calibration hides
+        fields or whole entries this way without encoding anything again."""
         self.entries = entries
         self.encoder = encoder
         self.vectors = vectors
         self.options = options or RetrievalOptions()
         self.lexical = LexicalIndex(entries)
         self._position = {e.id: i for i, e in enumerate(entries)}
-        self._row_entry = np.array([self._position[eid] for eid in vectors.row_entry], dtype=np.int64)
-        self._paraphrase_rows = np.array([r.field.startswith("paraphrase") for r in vectors.manifest.rows])
+        rows = vectors.manifest.rows
+        usable = np.array([r.entry_id in self._position for r in rows])
+        if row_mask is not None:
+            usable &= row_mask
+        self._rows = np.flatnonzero(usable)
+        self._row_entry = np.array([self._position[rows[i].entry_id] for i in self._rows], dtype=np.int64)
+        kinds = sorted({r.field for r in rows if not r.field.startswith(PARAPHRASE)})
+        kind_of = {k: i for i, k in enumerate(kinds)}
+        self._n_kinds = len(kinds)
+        self._row_kind = np.array([kind_of.get(rows[i].field, -1) for i in self._rows], dtype=np.int64)
+
+    def with_options(self, options: RetrievalOptions) -> Retriever:
+        """The same index and lexical branch, fused with other weights."""
+        view = object.__new__(Retriever)
+        view.__dict__.update(self.__dict__)
+        view.options = options
+        return view
 
     def dense_text(self, query: str, hinglish: bool) -> str:
         """What the encoder sees: Hinglish rendered in English, otherwise the question minus scaffolding;
@@ -131,25 +179,33 @@ class Retriever:
         expansions = self.lexical.expand_acronyms(words)
         return f"{text} ({'; '.join(expansions)})" if expansions else text
 
-    def dense_scores(self, text: str) -> tuple[np.ndarray, np.ndarray]:
-        """Per entry, the best cosine over its own fields and over its paraphrases."""
-        rows = self.vectors.scores(self.encoder.encode_queries([text]))[0]
-        own = np.full(len(self.entries), -1.0, dtype=np.float32)
-        para = np.full(len(self.entries), -1.0, dtype=np.float32)
-        np.maximum.at(own, self._row_entry, np.where(self._paraphrase_rows, -1.0, rows))
-        np.maximum.at(para, self._row_entry, np.where(self._paraphrase_rows, rows, -1.0))
-        return own, para
+    def encode(self, queries: list[str]) -> np.ndarray:
+        """Query vectors for the texts the encoder should see (one batch: calibration asks many)."""
+        texts = [self.dense_text(q, self._hinglish(q)) for q in queries]
+        return self.encoder.encode_queries(texts)
+
+    def dense_scores(self, vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per entry and field kind the best cosine, and per entry the best paraphrase cosine."""
+        scores = self.vectors.scores(vector[None, :])[0][self._rows]
+        fields = np.full((len(self.entries), self._n_kinds), MISSING, dtype=np.float32)
+        para = np.full(len(self.entries), MISSING, dtype=np.float32)
+        own = self._row_kind >= 0
+        np.maximum.at(fields, (self._row_entry[own], self._row_kind[own]), scores[own])
+        np.maximum.at(para, self._row_entry[~own], scores[~own])
+        return fields, para
 
     def words(self, query: str, hinglish: bool) -> tuple[list[str], float]:
         """The words to match on, and the share of the asker's own words the glossary never uses.
 
-        Hinglish words add their English glosses; with fuzzy matching on, misspelt words are
+        Hinglish words add their English glosses and their folded spelling (which meets the
+        romanized views of the glossary's Hindi); with fuzzy matching on, misspelt words are
         corrected and Devanagari spellings of English words ("डिस्ट्रिब्यूटेड") add the
-        name word they sound like.
+        name word they sound like. Romanized-Hindi function words are no evidence either way.
         """
-        typed = content_tokens(query)
+        typed = [w for w in content_tokens(query) if not (hinglish and w in FUNCTION_WORDS)]
         glosses = gloss(typed) if hinglish else []
-        words = typed + glosses
+        folded = [f for w in typed if _LATIN.search(w) and (f := fold(w)) != w] if hinglish else []
+        words = typed + glosses + folded
         if self.options.fuzzy:
             words = self.lexical.correct(words) + self._sounded_out(typed)
         unknown = self.lexical.unknown_share(self.lexical.correct([w for w in typed if not gloss([w])]))
@@ -165,21 +221,25 @@ class Retriever:
                 out.append(guess)
         return out
 
-    def rank(self, query: str, use_dense: bool = True) -> Ranking:
-        w = self.options
-        hinglish = w.hinglish and detect_lang(query) == "hinglish"
-        zeros = np.zeros(len(self.entries), dtype=np.float32)
-        if use_dense and w.dense:
-            dense, para = self.dense_scores(self.dense_text(query, hinglish))
+    def _hinglish(self, query: str) -> bool:
+        return self.options.hinglish and detect_lang(query) == "hinglish"
+
+    def signals(self, query: str, vector: np.ndarray | None = None, use_dense: bool = True) -> Signals:
+        """Raw evidence for ``query``; ``vector``: its query vector when already encoded."""
+        hinglish = self._hinglish(query)
+        if use_dense and self.options.dense:
+            if vector is None:
+                vector = self.encoder.encode_queries([self.dense_text(query, hinglish)])[0]
+            fields, para = self.dense_scores(vector)
         else:
-            dense, para = zeros, zeros
+            fields = np.zeros((len(self.entries), max(self._n_kinds, 1)), dtype=np.float32)
+            para = np.full(len(self.entries), MISSING, dtype=np.float32)
         words, unknown = self.words(query, hinglish)
-        bm25 = self.lexical.bm25(words)
-        name = self.lexical.name_match(words)
-        full_name = (name >= FULL_NAME).astype(np.float32)
-        fused = w.dense * _z(dense) + w.paraphrase * _z(para) + w.bm25 * _z(bm25) + w.name * full_name
-        order = np.argsort(-fused, kind="stable")
-        return Ranking(order, fused, dense, para, bm25, name, words, unknown)
+        share, cover = self.lexical.name_match(words)
+        return Signals(fields, para, self.lexical.bm25(words), share, cover, unknown)
+
+    def rank(self, query: str, use_dense: bool = True, vector: np.ndarray | None = None) -> Ranking:
+        return fuse(self.signals(query, vector, use_dense), self.options)
 
     def hits(self, ranking: Ranking, k: int, first: str | None = None) -> list[Hit]:
         """The top ``k`` as Hits (built only for those: a Hit per entry costs more than ranking them).
@@ -193,7 +253,7 @@ class Retriever:
                 entry=self.entries[i],
                 score=float(ranking.fused[i]),
                 rank=rank,
-                dense=float(max(ranking.dense[i], ranking.paraphrase[i])),
+                similarity=float(ranking.dense[i]),
                 lexical=float(ranking.bm25[i]),
                 name_match=float(ranking.name[i]),
             )

@@ -75,6 +75,23 @@ class Settings(BaseSettings):
         "and closer to exact. 0 = as many as hold ~16k vectors (recall@10 >= 0.98 from 50k to 1M "
         "vectors, benchmarks/RESULTS.md). Default = index.ann.DEFAULT_NPROBE.",
     )
+    project_extras: bool = Field(
+        default=True,
+        description="Use the bundled glossary's project-written paraphrases and aliases. Off: the "
+        "glossary as a user's file would be (what `make eval` also measures).",
+    )
+    fusion_weights: dict[str, float] | None = Field(
+        default=None,
+        description="Override fitted retrieval weights, e.g. {\"bm25\": 0.3, \"name\": 1.0, "
+        "\"dense_fields\": 2}; unset: the weights fitted to the glossary (`glossary-bot calibrate`).",
+    )
+    min_answer_probability: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Answer when P(in scope) is at least this; unset: the threshold fitted to the "
+        "glossary (`glossary-bot calibrate` prints the trade-off).",
+    )
     top_k: int = Field(default=5, ge=1, le=50, description="How many hits search returns by default.")
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are truncated (and the answer says so)."

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Literal
 
 import regex
+import stopwordsiso
 
 from glossary.yamlio import load_yaml
 
@@ -31,8 +32,14 @@ _LISTS = _word_lists()
 #: Romanized Hindi function words; one unambiguous one in a Latin-script question marks it as Hinglish.
 HINGLISH_WORDS = _LISTS["hinglish_function_words"]
 _AMBIGUOUS = _LISTS["hinglish_ambiguous"]
+#: Hindi words in the stopwords-iso list that name a topic in this domain ("वर्ग" = class) or
+#: are no function word at all ("घर" = home): they are kept as content words.
+_HINDI_TOPICAL = frozenset({"वर्ग", "घर"})
+#: Hindi function words: the project's scaffolding list and the general stopwords-iso list, so a
+#: user's glossary is matched on its content words without anyone listing them for it.
+HINDI_STOP_WORDS = _LISTS["hindi_stop_words"] | (frozenset(stopwordsiso.stopwords("hi")) - _HINDI_TOPICAL)
 #: Words that carry no topic: question scaffolding in English, romanized Hindi and Hindi.
-STOP_WORDS = HINGLISH_WORDS | _LISTS["english_stop_words"] | _LISTS["hindi_stop_words"]
+STOP_WORDS = HINGLISH_WORDS | _LISTS["english_stop_words"] | HINDI_STOP_WORDS
 
 #: Phrases that only frame a question; removed before the dense encoder sees it.
 _SCAFFOLD = regex.compile(

@@ -1,4 +1,8 @@
-"""Named retrieval variants for side-by-side evaluation and ablation."""
+"""Named retrieval variants for side-by-side evaluation and ablation.
+
+Each variant re-weights the loaded bot's retriever; "fitted" means the weights calibrated for this
+glossary, "default weights" the untuned RetrievalOptions, so the fit's own gain has a row.
+"""
 
 from __future__ import annotations
 
@@ -7,34 +11,41 @@ from bot.retrieval import RetrievalOptions, Retriever
 from index.passages import blob_passages
 from index.store import VectorIndex
 
-FULL = RetrievalOptions()
-_DENSE_ONLY = RetrievalOptions(
-    bm25=0.0, name=0.0, fuzzy=False, strip_scaffolding=False, hinglish=False, acronyms=False
-)
+_DENSE_ONLY = {
+    "bm25": 0.0,
+    "name": 0.0,
+    "fuzzy": False,
+    "strip_scaffolding": False,
+    "hinglish": False,
+    "acronyms": False,
+}
 
-#: name -> (options, comparison handling on?)
-VARIANTS: dict[str, tuple[RetrievalOptions, bool]] = {
-    "full": (FULL, True),
-    "dense one-blob baseline": (_DENSE_ONLY, False),
+#: name -> (changes to the fitted options, comparison handling on?)
+VARIANTS: dict[str, tuple[dict[str, object], bool]] = {
+    "full": ({}, True),
+    "dense one-blob baseline": (_DENSE_ONLY | {"dense_fields": 1}, False),
     "dense-only": (_DENSE_ONLY, False),
-    "lexical-only": (FULL.model_copy(update={"dense": 0.0, "paraphrase": 0.0}), False),
-    "full -paraphrases": (FULL.model_copy(update={"paraphrase": 0.0}), True),
-    "full -bm25": (FULL.model_copy(update={"bm25": 0.0}), True),
-    "full -name match": (FULL.model_copy(update={"name": 0.0}), True),
-    "full -fuzzy": (FULL.model_copy(update={"fuzzy": False}), True),
-    "full -scaffold strip": (FULL.model_copy(update={"strip_scaffolding": False}), True),
-    "full -hinglish": (FULL.model_copy(update={"hinglish": False}), True),
-    "full -acronym expansion": (FULL.model_copy(update={"acronyms": False}), True),
-    "full -comparison": (FULL, False),
+    "lexical-only": ({"dense": 0.0, "paraphrase": 0.0}, False),
+    "full, default weights": (RetrievalOptions().model_dump(), True),
+    "full -paraphrases": ({"paraphrase": 0.0}, True),
+    "full -bm25": ({"bm25": 0.0}, True),
+    "full -name match": ({"name": 0.0}, True),
+    "full -fuzzy": ({"fuzzy": False}, True),
+    "full -scaffold strip": ({"strip_scaffolding": False}, True),
+    "full -hinglish": ({"hinglish": False}, True),
+    "full -acronym expansion": ({"acronyms": False}, True),
+    "full -comparison": ({}, False),
 }
 
 
 def variant_bot(bot: GlossaryBot, name: str) -> GlossaryBot:
-    """A bot sharing ``bot``'s glossary, encoder and index, retrieving the ``name`` way."""
-    options, comparisons = VARIANTS[name]
+    """A bot sharing ``bot``'s glossary, encoder, index and calibration, retrieving the ``name`` way."""
+    changes, comparisons = VARIANTS[name]
     base = bot.retriever
-    vectors = base.vectors
+    options = base.options.model_copy(update=changes)
     if name == "dense one-blob baseline":
         vectors = VectorIndex.build(blob_passages(base.entries), base.encoder, "", "blob")
-    retriever = Retriever(base.entries, base.encoder, vectors, options)
-    return GlossaryBot(bot.glossary, retriever, bot.settings, comparisons=comparisons)
+        retriever = Retriever(base.entries, base.encoder, vectors, options)
+    else:
+        retriever = base.with_options(options)
+    return GlossaryBot(bot.glossary, retriever, bot.calibration, bot.settings, comparisons=comparisons)

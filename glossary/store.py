@@ -66,6 +66,17 @@ class Glossary:
         """Entry whose source heading is exactly ``term`` (first one if several files share a heading)."""
         return self._by_term.get(term)
 
+    def without_project_extras(self) -> Glossary:
+        """The same glossary without project-written paraphrases and aliases: what retrieval has to
+        work with for a user's file, so the bundled glossary can be measured that way too."""
+        bare = {"paraphrases": [], "aliases": []}
+        return Glossary(
+            [
+                d.model_copy(update={"entries": [e.model_copy(update=bare) for e in d.entries]})
+                for d in self.documents
+            ]
+        )
+
     def __len__(self) -> int:
         return len(self._entries)
 

@@ -2,8 +2,7 @@
 
 import numpy as np
 
-from bot.abstain import AbstentionPolicy
-from bot.retrieval import Ranking, RetrievalOptions, Retriever, _z
+from bot.retrieval import RetrievalOptions, Retriever, _z
 from glossary import load_glossary
 from index.passages import glossary_passages
 from index.store import VectorIndex
@@ -55,13 +54,10 @@ def test_hinglish_glosses_reach_the_lexical_branch():
     assert "loss" in words and "increase" in words
 
 
-def _ranking(best: float, unknown: float) -> Ranking:
-    one = np.array([best], dtype=np.float32)
-    return Ranking(np.array([0]), one, one, one, one, one, [], unknown)
-
-
-def test_abstention_uses_similarity_and_unknown_words():
-    policy = AbstentionPolicy(min_evidence=0.85, unknown_word_penalty=0.03)
-    assert not policy.abstain(_ranking(0.86, 0.0))
-    assert policy.abstain(_ranking(0.84, 0.0))
-    assert policy.abstain(_ranking(0.86, 1.0))  # close-ish, but the asker's words are foreign to it
+def test_a_fully_typed_name_counts_by_the_share_of_the_question_it_makes_up():
+    r = _retriever()
+    alone = r.rank("gradient clipping")
+    inside = r.rank("why would anyone limit huge updates with gradient clipping during long runs")
+    top = alone.top
+    assert alone.name_cover[top] == 1.0
+    assert 0 < inside.name_cover[top] < 0.5

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from bot.lexical import LexicalIndex
+from bot.lexical import LexicalIndex, romanized
+from bot.text import tokens
 from glossary import load_glossary
 
 
@@ -35,9 +36,19 @@ def test_acronyms_expand_to_one_entry(lexical):
 
 
 def test_name_match_prefers_the_longer_full_name(lexical):
-    scores = lexical.name_match(["batch", "size"])
-    assert _top(lexical, scores) == "batch-size"
-    assert scores[[e.id for e in lexical.entries].index("batch")] >= 0.99  # still a full match
+    share, cover = lexical.name_match(["batch", "size"])
+    assert _top(lexical, share) == "batch-size"
+    assert _top(lexical, cover) == "batch-size"
+    batch = [e.id for e in lexical.entries].index("batch")
+    assert share[batch] >= 0.99  # still a full match, but a smaller part of the question
+    assert 0 < cover[batch] < 1
+
+
+def test_hindi_text_has_a_romanized_view(lexical):
+    assert romanized(["बदलाव", "loss"]) == ["badlav"]  # as a Hinglish asker types it
+    hindi = next(t for t in tokens(lexical.entries[0].definition_hi) if len(t) > 3)
+    assert lexical.unknown_share(romanized([hindi])) == 0.0
+
 
 
 def test_bm25_finds_devanagari_alias(lexical):

@@ -1,0 +1,245 @@
+"""Fitting retrieval to one glossary: fusion weights, answer-or-decline, and answer confidence.
+
+Fitted once per (glossary, encoder, index recipe) when the index is built, from pseudo-questions
+made from the glossary's own text (``bot.pseudo``), and saved beside the index; nothing is
+written by hand for any glossary. Three things are fitted:
+
+1. the fusion weights: the candidate from ``WEIGHT_GRID`` with the best MRR on the in-scope
+   pseudo-questions (ties keep the default);
+2. ``P(in scope)``: a logistic model on a few features of the ranking, trained on in-scope
+   pseudo-questions against held-out entries and the off-topic pool. The bot answers when it is
+   at least ``threshold``, the lowest value that still answers ``1 - MAX_WRONGLY_DECLINED`` of the
+   in-scope pseudo-questions;
+3. ``P(first entry is right)``: the same features, trained on whether the pseudo-question's own
+   entry came first (out-of-scope ones never do). This is ``Answer.confidence``.
+
+The features never read the project-written paraphrase channel, so decisions hold for a user's
+glossary, which has none. scikit-learn is imported only while fitting: serving is a dot product.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot.pseudo import PseudoQuestion, View, views_and_questions
+from bot.retrieval import PARAPHRASE, Ranking, RetrievalOptions, Retriever, Signals, fuse
+from glossary.files import atomic_write
+
+log = logging.getLogger(__name__)
+
+#: Bump when pseudo-questions, features or fitting change: saved calibrations are then refitted.
+VERSION = 1
+#: Share of in-scope pseudo-questions the fitted threshold may decline.
+MAX_WRONGLY_DECLINED = 0.02
+#: Fusion weights tried; the default options' values are among them.
+WEIGHT_GRID: dict[str, tuple[float | int, ...]] = {
+    "dense_fields": (1, 2),
+    "bm25": (0.2, 0.3, 0.5),
+    "name": (1.0, 2.0),
+}
+FEATURES = ("similarity", "best_similarity", "margin", "score", "unknown_share", "name_cover", "bm25_z")
+#: Inverse regularisation of the logistic models: a few hundred pseudo-questions, seven features.
+_C = 1.0
+
+
+def features(ranking: Ranking) -> np.ndarray:
+    """What the decisions read of a ranking; the paraphrase channel is not among them."""
+    top = ranking.top
+    others = np.delete(ranking.decisive, top)
+    runner_up = float(others.max()) if others.size else float(ranking.decisive[top])
+    bm25 = ranking.bm25
+    std = float(bm25.std())
+    return np.array(
+        [
+            ranking.dense[top],
+            ranking.dense.max(),
+            ranking.decisive[top] - runner_up,
+            ranking.decisive[top],
+            ranking.unknown_share,
+            ranking.name_cover[top],
+            (bm25[top] - bm25.mean()) / std if std > 0 else 0.0,
+        ],
+        dtype=np.float64,
+    )
+
+
+class Logistic(BaseModel):
+    """A fitted logistic model on standardised features."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mean: list[float]
+    scale: list[float]
+    coef: list[float]
+    intercept: float
+
+    def probability(self, x: np.ndarray) -> float:
+        z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
+        return float(1.0 / (1.0 + np.exp(-(z @ np.asarray(self.coef) + self.intercept))))
+
+    @classmethod
+    def fit(cls, x: np.ndarray, y: np.ndarray) -> Logistic:
+        from sklearn.linear_model import LogisticRegression
+
+        mean, scale = x.mean(axis=0), x.std(axis=0)
+        scale[scale == 0] = 1.0
+        if len(set(y.tolist())) < 2:  # nothing to separate: a constant probability
+            return cls(mean=mean.tolist(), scale=scale.tolist(), coef=[0.0] * x.shape[1], intercept=0.0)
+        model = LogisticRegression(C=_C, max_iter=1000).fit((x - mean) / scale, y)
+        return cls(
+            mean=mean.tolist(),
+            scale=scale.tolist(),
+            coef=model.coef_[0].tolist(),
+            intercept=float(model.intercept_[0]),
+        )
+
+
+class TradeOff(BaseModel):
+    threshold: float
+    out_declined: float
+    in_declined: float
+
+
+class Calibration(BaseModel):
+    """Everything fitted for one glossary index, saved beside it as JSON."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version: int = VERSION
+    options: RetrievalOptions
+    in_scope: Logistic
+    correct: Logistic
+    threshold: float
+    questions: dict[str, int]  # pseudo-questions per kind
+    pseudo_mrr: float
+    pseudo_recall_at_1: float
+    trade_off: list[TradeOff]
+
+    def answer_probability(self, ranking: Ranking) -> float:
+        return self.in_scope.probability(features(ranking))
+
+    def confidence(self, ranking: Ranking) -> float:
+        return self.correct.probability(features(ranking))
+
+
+@dataclass(frozen=True)
+class _Asked:
+    question: PseudoQuestion
+    signals: Signals
+    target: int | None  # position of the question's entry among its view's entries
+
+
+def fit(retriever: Retriever, progress: bool = False) -> Calibration:
+    """Fit weights, decision and confidence for ``retriever``'s glossary (encodes the pseudo-questions)."""
+    entries = retriever.entries
+    views, questions = views_and_questions(entries)
+    if progress:
+        log.warning("calibrating on %d pseudo-questions", len(questions))
+    vectors = retriever.encode([q.text for q in questions])
+    asked = _ask(retriever, views, questions, vectors)
+    options = _best_options(retriever.options, asked)
+    rankings = [fuse(a.signals, options) for a in asked]
+    x = np.stack([features(r) for r in rankings])
+    inside = np.array([a.target is not None for a in asked])
+    right = np.array(
+        [a.target is not None and r.top == a.target for a, r in zip(asked, rankings, strict=True)]
+    )
+    in_scope = Logistic.fit(x, inside.astype(int))
+    p_in = np.array([in_scope.probability(row) for row in x])
+    threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
+    kinds: dict[str, int] = {}
+    for q in questions:
+        kinds[q.kind] = kinds.get(q.kind, 0) + 1
+    return Calibration(
+        options=options,
+        in_scope=in_scope,
+        correct=Logistic.fit(x, right.astype(int)),
+        threshold=threshold,
+        questions=kinds,
+        pseudo_mrr=_mrr(asked, options),
+        pseudo_recall_at_1=float(right[inside].mean()) if inside.any() else 0.0,
+        trade_off=_trade_off(p_in, inside),
+    )
+
+
+def _ask(
+    retriever: Retriever, views: list[View], questions: list[PseudoQuestion], vectors: np.ndarray
+) -> list[_Asked]:
+    """Signals of every question against its fold's view; targets are positions in that view."""
+    rows = retriever.vectors.manifest.rows
+    out: list[_Asked] = []
+    for view in views:
+        shown = view.entries(retriever.entries)
+        mask = np.array(
+            [not (r.field.startswith(PARAPHRASE) or view.hides(r.entry_id, r.field)) for r in rows]
+        )
+        folded = Retriever(shown, retriever.encoder, retriever.vectors, retriever.options, row_mask=mask)
+        position = {e.id: i for i, e in enumerate(shown)}
+        for i, q in enumerate(questions):
+            if q.fold == view.fold:
+                target = position.get(q.entry_id) if q.entry_id else None
+                out.append(_Asked(q, folded.signals(q.text, vectors[i]), target))
+    return out
+
+
+def _mrr(asked: Sequence[_Asked], options: RetrievalOptions) -> float:
+    ranks = []
+    for a in asked:
+        if a.target is None:
+            continue
+        order = fuse(a.signals, options).order
+        ranks.append(1.0 / (1 + int(np.flatnonzero(order == a.target)[0])))
+    return float(np.mean(ranks)) if ranks else 0.0
+
+
+def _best_options(base: RetrievalOptions, asked: Sequence[_Asked]) -> RetrievalOptions:
+    best, best_mrr = base, _mrr(asked, base)
+    names = list(WEIGHT_GRID)
+    for values in itertools.product(*WEIGHT_GRID.values()):
+        candidate = base.model_copy(update=dict(zip(names, values, strict=True)))
+        score = _mrr(asked, candidate)
+        if score > best_mrr + 1e-9:
+            best, best_mrr = candidate, score
+    return best
+
+
+def _trade_off(p_in: np.ndarray, inside: np.ndarray) -> list[TradeOff]:
+    rows = []
+    for threshold in np.round(np.arange(0.05, 1.0, 0.05), 2):
+        declined = p_in < threshold
+        rows.append(
+            TradeOff(
+                threshold=float(threshold),
+                out_declined=float(declined[~inside].mean()) if (~inside).any() else 0.0,
+                in_declined=float(declined[inside].mean()) if inside.any() else 0.0,
+            )
+        )
+    return rows
+
+
+def calibration_path(folder: Path, index_key: str) -> Path:
+    return folder / f"{index_key}.calibration-v{VERSION}.json"
+
+
+def load_or_fit(folder: Path, index_key: str, retriever: Retriever, progress: bool = False) -> Calibration:
+    """The saved calibration for this index, or a new fit (saved for the next start)."""
+    path = calibration_path(folder, index_key)
+    try:
+        saved = Calibration.model_validate_json(path.read_bytes())
+        if saved.version == VERSION:
+            return saved
+    except (OSError, ValidationError):
+        pass
+    fitted = fit(retriever, progress)
+    try:
+        atomic_write(path, fitted.model_dump_json(indent=1).encode())
+    except OSError as exc:
+        log.warning("calibration fitted but not saved (%s); it will be refitted next start", exc)
+    return fitted
