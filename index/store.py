@@ -31,7 +31,7 @@ from tqdm import tqdm
 
 from glossary.files import atomic_write
 from index import ann
-from index.encoders import Encoder
+from index.encoders.base import Encoder
 from index.errors import IndexStoreError
 
 log = logging.getLogger(__name__)

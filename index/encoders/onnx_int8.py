@@ -18,11 +18,12 @@ import shutil
 import tempfile
 import warnings
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
 from index.convert import PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, convert
-from index.encoders import PromptedEncoder, clean_texts
+from index.encoders.base import BUNDLED_MODEL, PromptedEncoder, bundled_weights
 from index.errors import EncoderError, ModelConversionError
 
 log = logging.getLogger(__name__)
@@ -159,8 +160,14 @@ class OnnxInt8Encoder(PromptedEncoder):
         self.id = encoder_id
         self.dim = int(self._session.get_outputs()[0].shape[-1])
 
+    @classmethod
+    def bundled(cls, cache_dir: Path, threads: int) -> Self:
+        weights, digest = bundled_weights(cache_dir)
+        folder = prepare(cache_dir / "models", weights, digest)
+        return cls(folder, f"onnx-int8:{BUNDLED_MODEL}@{digest[:16]}/v{EXPORTER_VERSION}", threads)
+
     def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
-        texts = [prompt + t for t in clean_texts(texts)]
+        texts = [prompt + t for t in texts]
         # One text: plain encode; encode_batch hands even one text to the tokenizers thread pool.
         encodings = (
             self._tokenizer.encode_batch(texts) if len(texts) > 1 else [self._tokenizer.encode(texts[0])]
