@@ -21,7 +21,18 @@ QUESTION = "What is gradient clipping?"
 SERVE_QUESTIONS = ["dropout kya hai?", "ओवरफिटिंग क्या है?", "batch vs epoch", "what is LoRA"] * 5
 #: The third-party libraries ``import bot.core`` loads (tests/test_bench_smoke.py keeps this true);
 #: the encoder's own library is imported by ``make_encoder``.
-STACK = ("numpy", "faiss", "bm25s", "rapidfuzz", "regex", "pydantic", "pydantic_settings", "yaml", "tqdm")
+STACK = (
+    "numpy",
+    "faiss",
+    "bm25s",
+    "rapidfuzz",
+    "regex",
+    "pydantic",
+    "pydantic_settings",
+    "yaml",
+    "tqdm",
+    "filelock",
+)
 
 
 def bare(backend: str, cache: Path, libraries: tuple[str, ...]) -> dict:
