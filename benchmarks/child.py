@@ -21,16 +21,27 @@ QUESTION = "What is gradient clipping?"
 SERVE_QUESTIONS = ["dropout kya hai?", "ओवरफिटिंग क्या है?", "batch vs epoch", "what is LoRA"] * 5
 #: The third-party libraries ``import bot.core`` loads (tests/test_bench_smoke.py keeps this true);
 #: the encoder's own library is imported by ``make_encoder``.
-STACK = ("numpy", "faiss", "bm25s", "rapidfuzz", "regex", "pydantic", "pydantic_settings", "yaml", "tqdm")
+STACK = (
+    "numpy",
+    "faiss",
+    "bm25s",
+    "rapidfuzz",
+    "regex",
+    "pydantic",
+    "pydantic_settings",
+    "yaml",
+    "tqdm",
+    "filelock",
+)
 
 
 def bare(backend: str, cache: Path, libraries: tuple[str, ...]) -> dict:
     for name in libraries:
         importlib.import_module(name)
-    from index.encoders import make_encoder
+    from index.encoders.registry import make_encoder
 
     imported = time.time()
-    make_encoder(backend, cache).encode_queries([QUESTION])  # type: ignore[arg-type]
+    make_encoder(backend, cache).encode_queries([QUESTION])
     return {"imported": imported, "ready": time.time()}
 
 

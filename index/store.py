@@ -3,9 +3,10 @@
 An index is only as good as the promise that its vectors belong to the
 current glossary and encoder, so every saved index carries a manifest with
 both hashes, the row layout and the checksum of the FAISS file. A manifest
-that does not match, or a FAISS file whose checksum differs, means rebuild;
-a half-written pair can never be served because files are written to temp
-names, renamed, and the manifest (which vouches for the FAISS file) goes last.
+that does not match, or a FAISS file whose checksum differs, means rebuild.
+Each saved index is a folder of its own in the cache, published whole by
+glossary.files.load_or_publish (built under a temp name, renamed into place,
+one builder at a time), so a half-written pair can never be served.
 
 Up to ``ann_threshold`` rows the FAISS index is exact; from there on it is
 approximate (IVF, see index/ann.py). The manifest records which, and a saved
@@ -14,11 +15,9 @@ index of the other kind (the threshold changed) is rebuilt.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,15 +28,18 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 from tqdm import tqdm
 
-from glossary.files import atomic_write
+from glossary.files import Artifact, atomic_write, load_or_publish
 from index import ann
-from index.encoders import Encoder
+from index.encoders.base import Encoder
 from index.errors import IndexStoreError
 
 log = logging.getLogger(__name__)
 
 #: 2: manifests record ``index_kind`` (exact "flat" or approximate "ivf").
-FORMAT_VERSION = 2
+#: 3: a folder per index (FAISS_FILE + MANIFEST_FILE), published by glossary.files.
+FORMAT_VERSION = 3
+FAISS_FILE = "index.faiss"
+MANIFEST_FILE = "index.json"
 BATCH = 16
 
 
@@ -145,28 +147,28 @@ class VectorIndex:
         """Best ``k`` rows per query: (cosines, row numbers), best first; row -1 pads a short answer."""
         return ann.top_k(self.faiss_index, query_vectors, k)
 
-    def save(self, folder: Path, key: str) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+    def save(self, folder: Path) -> None:
+        """Write the FAISS file and the manifest that vouches for it into ``folder``."""
         blob = faiss.serialize_index(self.faiss_index).tobytes()
         manifest = self.manifest.model_copy(update={"faiss_sha256": hashlib.sha256(blob).hexdigest()})
-        atomic_write(folder / f"{key}.faiss", blob)
-        atomic_write(folder / f"{key}.json", manifest.model_dump_json(indent=1).encode())
+        atomic_write(folder / FAISS_FILE, blob)
+        atomic_write(folder / MANIFEST_FILE, manifest.model_dump_json(indent=1).encode())
         self.manifest = manifest
 
     @classmethod
-    def load(cls, folder: Path, key: str, nprobe: int = ann.DEFAULT_NPROBE) -> VectorIndex:
+    def load(cls, folder: Path, nprobe: int = ann.DEFAULT_NPROBE) -> VectorIndex:
         """Load a saved index; raise IndexStoreError if anything about it is off."""
         try:
-            manifest = Manifest.model_validate_json((folder / f"{key}.json").read_bytes())
-            blob = (folder / f"{key}.faiss").read_bytes()
+            manifest = Manifest.model_validate_json((folder / MANIFEST_FILE).read_bytes())
+            blob = (folder / FAISS_FILE).read_bytes()
         except (OSError, ValidationError) as exc:
-            raise IndexStoreError(f"cannot read saved index {folder / key}: {exc}") from exc
+            raise IndexStoreError(f"cannot read saved index {folder}: {exc}") from exc
         if hashlib.sha256(blob).hexdigest() != manifest.faiss_sha256:
-            raise IndexStoreError(f"{folder / key}.faiss does not match its manifest checksum")
+            raise IndexStoreError(f"{folder / FAISS_FILE} does not match its manifest checksum")
         try:
             index = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
         except RuntimeError as exc:
-            raise IndexStoreError(f"{folder / key}.faiss is corrupt: {exc}") from exc
+            raise IndexStoreError(f"{folder / FAISS_FILE} is corrupt: {exc}") from exc
         return cls(index, manifest, nprobe)
 
 
@@ -189,11 +191,9 @@ def load_or_build(
 ) -> VectorIndex:
     """Serve the saved index when its manifest matches; otherwise build and save it.
 
-    A lock file serialises builders so two processes starting at once do the
-    work once; a cache that cannot be written only costs a rebuild next start.
-    ``ann_threshold`` and ``nprobe``: see index/ann.py.
+    Concurrent builders of one index build it once; a cache that cannot be written only costs a
+    rebuild next start. ``ann_threshold`` and ``nprobe``: see index/ann.py.
     """
-    key = index_key(glossary_hash, encoder.id, recipe)
     want = _Wanted(
         glossary_hash,
         encoder.id,
@@ -202,27 +202,26 @@ def load_or_build(
         nprobe,
         [Row(entry_id=p.entry_id, field=p.field, prompt=p.prompt) for p in passages],
     )
-    if not rebuild:
-        cached = _try_load(folder, key, want)
-        if cached is not None:
-            return cached
-    with _build_lock(folder):
-        if not rebuild:
-            cached = _try_load(folder, key, want)
-            if cached is not None:
-                return cached
+
+    def build(work: Path, notes: dict[str, object]) -> VectorIndex:
         built = VectorIndex.build(
             passages, encoder, glossary_hash, recipe, progress, ann_threshold=ann_threshold, nprobe=nprobe
         )
-        try:
-            built.save(folder, key)
-        except OSError as exc:
-            log.warning("index built but not saved (%s); it will be rebuilt next start", exc)
+        built.save(work)
         return built
+
+    artifact = Artifact(
+        folder / index_key(glossary_hash, encoder.id, recipe),
+        {"format_version": FORMAT_VERSION},
+        (FAISS_FILE, MANIFEST_FILE),
+    )
+    return load_or_publish(artifact, want.load, build, rebuild=rebuild, fallback=True)
 
 
 @dataclass(frozen=True)
 class _Wanted:
+    """What the saved index must describe to be served."""
+
     glossary_hash: str
     encoder_id: str
     recipe: str
@@ -230,43 +229,24 @@ class _Wanted:
     nprobe: int
     rows: list[Row]
 
-
-def _try_load(folder: Path, key: str, want: _Wanted) -> VectorIndex | None:
-    if not (folder / f"{key}.json").exists():
-        return None
-    try:
-        loaded = VectorIndex.load(folder, key, want.nprobe)
-    except IndexStoreError as exc:
-        log.warning("rebuilding index: %s", exc)
-        return None
-    if not loaded.manifest.matches(want.glossary_hash, want.encoder_id, want.recipe):
-        log.info("rebuilding index: manifest does not match the current glossary or encoder")
-        return None
-    if loaded.manifest.rows != want.rows:
-        log.info("rebuilding index: its rows do not describe the current passages")
-        return None
-    if loaded.manifest.index_kind != want.kind:
-        log.info(
-            "rebuilding index: it is %s, the ann_threshold setting asks for %s",
-            loaded.manifest.index_kind,
-            want.kind,
-        )
-        return None
-    return loaded
-
-
-@contextmanager
-def _build_lock(folder: Path) -> Iterator[None]:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = open(folder / ".build.lock", "a+")  # noqa: SIM115 - held for the block's duration
-    except OSError as exc:
-        log.warning("no build lock (%s); building without it", exc)
-        yield
-        return
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    def load(self, folder: Path) -> VectorIndex | None:
+        """The saved index in ``folder`` if it is the one wanted; None (and why, logged) if not."""
         try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            loaded = VectorIndex.load(folder, self.nprobe)
+        except IndexStoreError as exc:
+            log.warning("rebuilding index: %s", exc)
+            return None
+        if not loaded.manifest.matches(self.glossary_hash, self.encoder_id, self.recipe):
+            log.info("rebuilding index: manifest does not match the current glossary or encoder")
+            return None
+        if loaded.manifest.rows != self.rows:
+            log.info("rebuilding index: its rows do not describe the current passages")
+            return None
+        if loaded.manifest.index_kind != self.kind:
+            log.info(
+                "rebuilding index: it is %s, the ann_threshold setting asks for %s",
+                loaded.manifest.index_kind,
+                self.kind,
+            )
+            return None
+        return loaded

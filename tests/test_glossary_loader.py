@@ -434,11 +434,14 @@ def test_path_problems(tmp_path: Path, name: str, expected: str) -> None:
 
 # --- the parse cache ----------------------------------------------------------------------------------
 
+#: Each parse is a folder of its own in the cache (glossary.files.Artifact).
+PARSED = f"*/{yamlio.PARSED_FILE}"
+
 
 def test_parse_cache_gives_the_same_glossary_and_is_read_next_time(tmp_path, bundled, monkeypatch) -> None:
     cache = tmp_path / "parsed"
     first = load_glossary(parse_cache=cache)
-    assert first.content_hash == bundled.content_hash and len(list(cache.glob("*.json"))) == 2
+    assert first.content_hash == bundled.content_hash and len(list(cache.glob(PARSED))) == 2
 
     def no_parsing(text: str) -> Any:
         raise AssertionError("parsed again instead of read from the cache")
@@ -457,16 +460,16 @@ def test_an_edited_file_is_parsed_again(tmp_path) -> None:
 def test_a_damaged_cache_file_is_parsed_again_and_replaced(tmp_path, bundled) -> None:
     cache = tmp_path / "parsed"
     load_glossary(parse_cache=cache)
-    for cached in cache.glob("*.json"):
+    for cached in cache.glob(PARSED):
         cached.write_text('{"entries": [', encoding="utf-8")
     assert load_glossary(parse_cache=cache).content_hash == bundled.content_hash
-    assert all(json.loads(p.read_text(encoding="utf-8")) for p in cache.glob("*.json"))
+    assert all(json.loads(p.read_text(encoding="utf-8")) for p in cache.glob(PARSED))
 
 
 def test_yaml_that_json_cannot_hold_is_not_cached(tmp_path) -> None:
     text = "a: 2024-01-02\n1: one\n"
     assert yamlio.load_yaml_cached(text, tmp_path) == yamlio.load_yaml(text)
-    assert not list(tmp_path.glob("*.json"))
+    assert not list(tmp_path.glob(PARSED)) and not [p for p in tmp_path.iterdir() if p.is_dir()]
 
 
 def test_an_unwritable_cache_only_costs_the_parse(tmp_path, bundled) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from index.errors import IndexStoreError
-from index.store import Passage, VectorIndex, index_key, load_or_build
+from index.store import FAISS_FILE, MANIFEST_FILE, Passage, VectorIndex, index_key, load_or_build
 
 
 class FakeEncoder:
@@ -65,7 +65,7 @@ def test_lying_manifest_is_detected_and_rebuilt(tmp_path):
     enc = FakeEncoder()
     load_or_build(tmp_path, PASSAGES, enc, "g1", "r1")
     key = index_key("g1", "fake", "r1")
-    manifest = tmp_path / f"{key}.json"
+    manifest = tmp_path / key / MANIFEST_FILE
     manifest.write_text(manifest.read_text().replace('"g1"', '"g9"'))
     load_or_build(tmp_path, PASSAGES, enc, "g1", "r1")
     assert enc.calls == 2
@@ -76,7 +76,7 @@ def test_corrupt_files_are_rebuilt_not_served(tmp_path, damage):
     enc = FakeEncoder()
     load_or_build(tmp_path, PASSAGES, enc, "g1", "r1")
     key = index_key("g1", "fake", "r1")
-    faiss_file, manifest = tmp_path / f"{key}.faiss", tmp_path / f"{key}.json"
+    faiss_file, manifest = tmp_path / key / FAISS_FILE, tmp_path / key / MANIFEST_FILE
     if damage == "truncate":
         faiss_file.write_bytes(faiss_file.read_bytes()[:40])
     elif damage == "flip":
@@ -86,10 +86,10 @@ def test_corrupt_files_are_rebuilt_not_served(tmp_path, damage):
     else:
         manifest.write_text(manifest.read_text()[:30])
     with pytest.raises(IndexStoreError):
-        VectorIndex.load(tmp_path, key)
+        VectorIndex.load(tmp_path / key)
     idx = load_or_build(tmp_path, PASSAGES, enc, "g1", "r1")
     assert enc.calls == 2 and idx.faiss_index.ntotal == 3
-    VectorIndex.load(tmp_path, key)  # the rebuilt pair is consistent again
+    VectorIndex.load(tmp_path / key)  # the rebuilt pair is consistent again
 
 
 def test_unwritable_cache_still_serves(tmp_path):

@@ -2,9 +2,10 @@
 left half-done, a converted folder missing a file, a read-only cache, a manifest that lies.
 
 Truncated and corrupted index files, a manifest with the wrong glossary hash and an unwritable
-index folder are covered in test_index_store.py. The conversion itself is replaced here by a fake
-that writes the same file layout (``_write_model``) and passes verification: what is under test is
-how folders are published, checked and cleaned, not the model (test_convert.py checks that).
+index folder are covered in test_index_store.py, the publish helper itself in test_files.py. The
+conversion itself is replaced here by a fake that writes the same file layout (``_write_model``)
+and passes verification: what is under test is how folders are published, checked and cleaned,
+not the model (test_convert.py checks that).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
+from glossary import files
 from index import convert
 from index.errors import ModelConversionError
-from index.store import VectorIndex, index_key, load_or_build
+from index.store import FAISS_FILE, MANIFEST_FILE, VectorIndex, index_key, load_or_build
 from tests.test_index_store import PASSAGES, FakeEncoder
 
 SPAWN = multiprocessing.get_context("spawn")
@@ -59,22 +62,23 @@ def test_two_processes_building_the_index_encode_once_and_agree(tmp_path, start)
     folder, log = tmp_path / "indexes", tmp_path / "encode.log"
     if start == "corrupt index":
         load_or_build(folder, PASSAGES, FakeEncoder(), "g1", "r1")
-        faiss_file = folder / f"{index_key('g1', 'fake', 'r1')}.faiss"
+        faiss_file = folder / index_key("g1", "fake", "r1") / FAISS_FILE
         faiss_file.write_bytes(faiss_file.read_bytes()[:50])
     results = [tmp_path / f"result-{i}.json" for i in range(2)]
     _run_together(_build_in_process, lambda i: (str(folder), str(log), str(results[i])))
     assert log.read_text().splitlines() == ["3"]  # one batch of the 3 passages, encoded by one process
     manifests = [json.loads(r.read_text()) for r in results]
     assert manifests[0]["faiss_sha256"] == manifests[1]["faiss_sha256"] != ""
-    loaded = VectorIndex.load(folder, index_key("g1", "fake", "r1"))
+    loaded = VectorIndex.load(folder / index_key("g1", "fake", "r1"))
     assert loaded.manifest.faiss_sha256 == manifests[0]["faiss_sha256"]
-    assert not [p.name for p in folder.iterdir() if p.name.startswith(".index-")]  # no temp files left
+    key = index_key("g1", "fake", "r1")
+    assert sorted(p.name for p in folder.iterdir()) == [f".{key}.lock", key]  # no temp files left
 
 
 def test_a_manifest_whose_rows_lie_is_rebuilt(tmp_path):
     enc = FakeEncoder()
     load_or_build(tmp_path, PASSAGES, enc, "g1", "r1")
-    manifest_path = tmp_path / f"{index_key('g1', 'fake', 'r1')}.json"
+    manifest_path = tmp_path / index_key("g1", "fake", "r1") / MANIFEST_FILE
     manifest = json.loads(manifest_path.read_text())
     manifest["rows"][0]["entry_id"], manifest["rows"][2]["entry_id"] = "b", "a"  # rows swapped, hashes kept
     manifest_path.write_text(json.dumps(manifest))
@@ -89,7 +93,7 @@ def test_a_manifest_whose_rows_lie_is_rebuilt(tmp_path):
 def _fake_write_model(src, out: Path) -> None:
     """The conversion's file layout with placeholder bytes (the real one takes a minute)."""
     for name in convert.REQUIRED_FILES:
-        path = out / "st" / name
+        path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"{name} " * 20, encoding="utf-8")
     log = Path(src).with_name("conversions.log")
@@ -109,6 +113,10 @@ def weights(tmp_path) -> Path:
     path = tmp_path / "weights.bin"
     path.write_bytes(b"fake weights")
     return path
+
+
+def _artifact(models: Path, weights: Path) -> files.Artifact:
+    return convert.model_artifact(models, convert.weights_sha256(weights, models))
 
 
 def _conversions(weights: Path) -> int:
@@ -157,9 +165,9 @@ def test_a_folder_from_before_file_sizes_were_recorded_is_checked_against_the_fi
 def test_leftovers_of_an_interrupted_conversion_are_removed(tmp_path, weights, monkeypatch):
     _fake_conversion(monkeypatch)
     models = tmp_path / "models"
-    stale = models / f"{convert.TEMP_PREFIX}killed"
-    (stale / "st").mkdir(parents=True)
-    (stale / "st" / "model.safetensors").write_bytes(b"half")
+    stale = models / f"{_artifact(models, weights).temp_prefix}killed"
+    stale.mkdir(parents=True)
+    (stale / "model.safetensors").write_bytes(b"half")
     folder = convert.convert(models, weights)
     assert not stale.exists() and folder.is_dir()
     stale.mkdir()  # killed again later: swept at the next start, which finds the folder complete
@@ -170,12 +178,13 @@ def test_leftovers_of_an_interrupted_conversion_are_removed(tmp_path, weights, m
 def test_a_running_conversion_keeps_its_temp_folder(tmp_path, weights):
     """The sweep at start-up skips the temp folder of a conversion that holds the lock."""
     models = tmp_path / "models"
-    live = models / f"{convert.TEMP_PREFIX}running"
+    artifact = _artifact(models, weights)
+    live = models / f"{artifact.temp_prefix}running"
     live.mkdir(parents=True)
-    with convert._conversion_lock(models, blocking=True):
-        convert._sweep_if_idle(models)
+    with FileLock(artifact.lock_path):
+        files.sweep_if_idle(artifact)
         assert live.exists()
-    convert._sweep_if_idle(models)
+    files.sweep_if_idle(artifact)
     assert not live.exists()
 
 
@@ -195,8 +204,9 @@ def test_two_processes_converting_at_once_convert_once(tmp_path, weights):
     assert _conversions(weights) == 1
     paths = {r.read_text() for r in results}
     assert len(paths) == 1
-    assert convert._is_complete(Path(paths.pop()), convert.weights_sha256(weights, models))
-    assert not list(models.glob(f"{convert.TEMP_PREFIX}*"))
+    artifact = _artifact(models, weights)
+    assert Path(paths.pop()) == artifact.path and artifact.is_complete()
+    assert not artifact.temps()
 
 
 def test_a_read_only_cache_is_a_clear_error(tmp_path, weights, monkeypatch):
@@ -212,17 +222,19 @@ def test_a_read_only_cache_with_a_complete_model_still_serves(tmp_path, weights,
     _fake_conversion(monkeypatch)
     models = tmp_path / "models"
     folder = convert.convert(models, weights)
-    (models / convert.LOCK_FILE).unlink()
-    (models / f"{convert.TEMP_PREFIX}old").mkdir()
-    monkeypatch.setattr(convert, "_conversion_lock", _unwritable)
+    artifact = _artifact(models, weights)
+    artifact.lock_path.unlink()
+    (models / f"{artifact.temp_prefix}old").mkdir()
+    monkeypatch.setattr(files, "FileLock", _unwritable)
     assert convert.convert(models, weights) == folder  # the sweep cannot lock: it warns and moves on
 
 
-def _unwritable(cache_dir: Path, blocking: bool):
+def _unwritable(path: Path, timeout: float = -1):
     raise PermissionError(13, "Read-only file system")
 
 
 @pytest.mark.model
 def test_the_real_converted_folder_is_complete(st_model_dir):
     digest = json.loads((st_model_dir / convert.META_FILE).read_text())["source_sha256"]
-    assert convert._is_complete(st_model_dir, digest)
+    artifact = convert.model_artifact(st_model_dir.parent, digest)
+    assert artifact.path == st_model_dir and artifact.is_complete()

@@ -6,28 +6,29 @@ sentence-transformers folder is exported here with torch's TorchScript exporter
 (BERT + mean pooling + L2 norm in one graph), its weights are quantised to int8
 per channel (onnxruntime's dynamic quantisation: activations stay float), and the
 result is verified against the float folder before it is published in the cache
-(temp folder + rename, like the conversion itself).
+(glossary.files.load_or_publish, like the conversion itself).
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import shutil
-import tempfile
 import warnings
+from functools import partial
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
+from glossary.files import Artifact, folder_itself, load_or_publish
 from index.convert import PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, convert
-from index.encoders import PromptedEncoder, clean_texts
+from index.encoders.base import BUNDLED_MODEL, PromptedEncoder, bundled_weights
 from index.errors import EncoderError, ModelConversionError
 
 log = logging.getLogger(__name__)
 
 EXPORTER_VERSION = 1
+#: The export's manifest (see glossary.files.Artifact).
 META_FILE = "glossary_bot_onnx.json"
 MODEL_FILE = "model-int8.onnx"
 TOKENIZER_FILE = "tokenizer.json"
@@ -37,27 +38,35 @@ MAX_TOKENS = 512
 BATCH = 32
 
 
+def export_artifact(models_dir: Path, src_hash: str) -> Artifact:
+    """Where the int8 export of the weights with this sha256 lives, and what makes it complete."""
+    return Artifact(
+        models_dir / f"e5-small-onnx-int8-{src_hash[:12]}",
+        {"exporter_version": EXPORTER_VERSION, "source_sha256": src_hash},
+        (MODEL_FILE, TOKENIZER_FILE),
+        META_FILE,
+    )
+
+
 def prepare(models_dir: Path, weights: Path, src_hash: str) -> Path:
     """The int8 ONNX folder for these weights, exported (once) from the converted folder."""
-    final = models_dir / f"e5-small-onnx-int8-{src_hash[:12]}"
-    if _is_complete(final, src_hash):
-        return final
-    st_folder = convert(models_dir, weights)
+    artifact = export_artifact(models_dir, src_hash)
+    return load_or_publish(artifact, folder_itself, partial(_export, weights, artifact.path))
+
+
+def _export(weights: Path, final: Path, work: Path, notes: dict[str, object]) -> Path:
+    st_folder = convert(final.parent, weights)
     log.info("exporting %s to int8 ONNX (one-off, ~1 min)", st_folder.name)
-    with tempfile.TemporaryDirectory(dir=models_dir, prefix=".onnx-") as tmp:
-        work = Path(tmp, "out")
-        work.mkdir()
-        _export_float(st_folder, Path(tmp, "float.onnx"))
-        _quantise(Path(tmp, "float.onnx"), work / MODEL_FILE)
-        shutil.copy(st_folder / TOKENIZER_FILE, work / TOKENIZER_FILE)
-        cosine = verify(work, st_folder)
-        if cosine < MIN_COSINE:
-            raise ModelConversionError(f"int8 model disagrees with float (min cosine {cosine:.4f})")
-        meta = {"exporter_version": EXPORTER_VERSION, "source_sha256": src_hash, "min_cosine": cosine}
-        (work / META_FILE).write_text(json.dumps(meta, indent=2), encoding="utf-8")
-        if final.exists():
-            shutil.rmtree(final)
-        os.replace(work, final)
+    scratch = work / "float"  # the float graph (and whatever quantisation leaves beside it): not kept
+    scratch.mkdir()
+    _export_float(st_folder, scratch / "model.onnx")
+    _quantise(scratch / "model.onnx", work / MODEL_FILE)
+    shutil.rmtree(scratch)
+    shutil.copy(st_folder / TOKENIZER_FILE, work / TOKENIZER_FILE)
+    cosine = verify(work, st_folder)
+    if cosine < MIN_COSINE:
+        raise ModelConversionError(f"int8 model disagrees with float (min cosine {cosine:.4f})")
+    notes["min_cosine"] = cosine
     log.info("int8 ONNX model ready: min cosine vs float %.4f", cosine)
     return final
 
@@ -130,14 +139,6 @@ def verify(folder: Path, st_folder: Path) -> float:
     return float(min(np.min(np.sum(a * b, axis=1)) for a, b in pairs))
 
 
-def _is_complete(folder: Path, src_hash: str) -> bool:
-    try:
-        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return meta.get("source_sha256") == src_hash and meta.get("exporter_version") == EXPORTER_VERSION
-
-
 class OnnxInt8Encoder(PromptedEncoder):
     """The exported int8 graph under onnxruntime, with the converted folder's fast tokenizer."""
 
@@ -159,8 +160,14 @@ class OnnxInt8Encoder(PromptedEncoder):
         self.id = encoder_id
         self.dim = int(self._session.get_outputs()[0].shape[-1])
 
+    @classmethod
+    def bundled(cls, cache_dir: Path, threads: int) -> Self:
+        weights, digest = bundled_weights(cache_dir)
+        folder = prepare(cache_dir / "models", weights, digest)
+        return cls(folder, f"onnx-int8:{BUNDLED_MODEL}@{digest[:16]}/v{EXPORTER_VERSION}", threads)
+
     def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
-        texts = [prompt + t for t in clean_texts(texts)]
+        texts = [prompt + t for t in texts]
         # One text: plain encode; encode_batch hands even one text to the tokenizers thread pool.
         encodings = (
             self._tokenizer.encode_batch(texts) if len(texts) > 1 else [self._tokenizer.encode(texts[0])]
