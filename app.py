@@ -9,9 +9,9 @@ and ``/chat`` (question, history -> cleared box, new history) for gradio_client.
 
 It refuses to start, with one line on stderr and no traceback, when a setting is invalid
 (exit 2), when the glossary, model or index cannot be loaded (exit 3, the CLI's code), or when
-it cannot listen on the configured address (exit 5). A user glossary is watched while serving
-(``reload_interval_s``): an edit is swapped in once it loads; a broken edit is logged and the
-last good glossary stays in service.
+it cannot listen on the configured address (exit 5); the codes are ``bot.exitcodes.ExitCode``.
+A user glossary is watched while serving (``reload_interval_s``): an edit is swapped in once it
+loads; a broken edit is logged and the last good glossary stays in service.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from bot import browse, dialogue, feedback
 from bot.answer import LABELS, Answer, Citation, Side, escape_md, side, sources_markdown, term
-from bot.cli import EXIT_LOAD, EXIT_USAGE
 from bot.core import GlossaryBot
+from bot.exitcodes import ExitCode
 from bot.inputs import as_question
 from bot.reload import GlossaryWatcher
 from bot.settings import Settings
@@ -58,8 +58,6 @@ EXAMPLES = [
 ]
 #: Related-term buttons under the chat (answers offer up to this many follow-ups).
 N_RELATED = 4
-#: Exit code when the app cannot listen on its host and port (e.g. the port is taken).
-EXIT_SERVE = 5
 
 UI: dict[Side, dict[str, str]] = {
     "en": {
@@ -455,7 +453,7 @@ def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
     return demo
 
 
-def _refuse(message: str, code: int) -> NoReturn:
+def _refuse(message: str, code: ExitCode) -> NoReturn:
     print(f"error: {message}", file=sys.stderr)
     raise SystemExit(code)
 
@@ -467,16 +465,16 @@ def main() -> None:
     try:
         settings = Settings()
     except ValidationError as exc:
-        _refuse(f"invalid setting: {exc}", EXIT_USAGE)
+        _refuse(f"invalid setting: {exc}", ExitCode.USAGE)
     try:
         bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
     except (GlossaryError, IndexLayerError, OSError) as exc:
-        _refuse(f"cannot start: {exc}", EXIT_LOAD)
+        _refuse(f"cannot start: {exc}", ExitCode.LOAD)
     GlossaryWatcher.start_for(bot)
     try:
         serve(bot, settings)
     except OSError as exc:
-        _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", EXIT_SERVE)
+        _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
 
 
 if __name__ == "__main__":

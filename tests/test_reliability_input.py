@@ -1,7 +1,7 @@
 """Bad questions through every door: bot.answer / bot.search, the Gradio API on 127.0.0.1, the CLI.
 
 Each gets a sensible answer or a clear message and never a traceback; the CLI exits with its
-documented codes (bot/cli.py).
+documented codes (bot/exitcodes.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 import app
 from bot import cli, feedback
 from bot.core import GlossaryBot
+from bot.exitcodes import ExitCode
 from bot.inputs import scrub
 from tests.load.harness import free_port, serving
 
@@ -267,14 +268,14 @@ def test_cli_internal_error_is_one_line_and_exit_1(monkeypatch):
 
     monkeypatch.setattr(cli, "_bot", lambda **_: Broken())
     result = CliRunner().invoke(cli.app, ["ask", "dropout"])
-    assert result.exit_code == cli.EXIT_INTERNAL
+    assert result.exit_code == ExitCode.INTERNAL
     assert result.stderr.strip() == "error: internal error: ZeroDivisionError: boom (run with -v for details)"
     assert "Traceback" not in result.output
 
 
 def test_cli_usage_error_exits_2():
     result = CliRunner().invoke(cli.app, ["search", "--k", "0", "dropout"])
-    assert result.exit_code == cli.EXIT_USAGE and "Traceback" not in result.output
+    assert result.exit_code == ExitCode.USAGE and "Traceback" not in result.output
 
 
 # --- the app's own exit codes ----------------------------------------------------------------------
@@ -284,7 +285,7 @@ def test_app_with_an_invalid_setting_exits_2(monkeypatch, capsys):
     monkeypatch.setenv("GLOSSARY_BOT_PORT", "not-a-port")
     with pytest.raises(SystemExit) as caught:
         app.main()
-    assert caught.value.code == cli.EXIT_USAGE
+    assert caught.value.code == ExitCode.USAGE
     assert capsys.readouterr().err.startswith("error: invalid setting:")
 
 
@@ -300,5 +301,5 @@ def test_app_on_a_taken_port_exits_5(bot, monkeypatch, capsys):
         monkeypatch.setattr(app.GlossaryBot, "load", lambda settings, **_: bot)
         with pytest.raises(SystemExit) as caught:
             app.main()
-    assert caught.value.code == app.EXIT_SERVE
+    assert caught.value.code == ExitCode.SERVE
     assert capsys.readouterr().err.startswith(f"error: cannot serve on 127.0.0.1:{port}:")
