@@ -34,10 +34,11 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field, ValidationError
 
 from bot import browse, dialogue, feedback
-from bot.answer import LABELS, Answer, Citation, Side, escape_md, side, sources_markdown, term
+from bot.answer import Answer, Citation, escape_md, sources_markdown, term
 from bot.core import GlossaryBot
 from bot.exitcodes import ExitCode
 from bot.inputs import as_question
+from bot.messages import SIDES, Side, side, t
 from bot.reload import GlossaryWatcher
 from bot.settings import Settings
 from bot.text import Lang
@@ -58,59 +59,6 @@ EXAMPLES = [
 ]
 #: Related-term buttons under the chat (answers offer up to this many follow-ups).
 N_RELATED = 4
-
-UI: dict[Side, dict[str, str]] = {
-    "en": {
-        "title": "## AI Glossary Bot · AI शब्दावली बॉट\n"
-        "Look up AI/ML training terms in Hindi, English or Hinglish. Every answer cites its source "
-        "document and line.",
-        "chat_tab": "Chat",
-        "browse_tab": "Browse",
-        "about_tab": "About",
-        "chat": "Chat",
-        "empty": "**Ask about an AI training term** — in Hindi, English or Hinglish.\n\n"
-        "Try *What is gradient clipping?*, *dropout kya hai?* or *batch vs epoch*, "
-        "then *give me an example* or *in Hindi please*.",
-        "question": "Your question",
-        "hint": "e.g. What is gradient clipping? · dropout kya hai? · batch vs epoch",
-        "related": "**Related terms** — click one to ask about it",
-        "comment": "Comment (optional)",
-        "comment_hint": "What was wrong, missing or helpful?",
-        "send": "Send comment",
-        "like": "Thanks for the like — saved. Add a comment if you like.",
-        "dislike": "Thanks — saved. A comment helps us improve the answer.",
-        "saved": "Comment saved. Thank you!",
-        "failed": "Sorry, the feedback could not be saved.",
-        "filter": "Filter",
-        "filter_hint": "Part of a term, alias or definition",
-        "category": "Category",
-    },
-    "hi": {
-        "title": "## AI शब्दावली बॉट · AI Glossary Bot\n"
-        "AI/ML प्रशिक्षण के शब्द हिंदी, अंग्रेज़ी या हिंग्लिश में खोजें। हर उत्तर अपने स्रोत दस्तावेज़ और पंक्ति "
-        "का हवाला देता है।",
-        "chat_tab": "बातचीत",
-        "browse_tab": "शब्द-सूची",
-        "about_tab": "परिचय",
-        "chat": "बातचीत",
-        "empty": "**किसी AI प्रशिक्षण शब्द के बारे में पूछें** — हिंदी, अंग्रेज़ी या हिंग्लिश में।\n\n"
-        "जैसे *ओवरफिटिंग क्या है?*, *dropout kya hai?* या *batch vs epoch*, "
-        "फिर *इसका उदाहरण दो* या *in English*।",
-        "question": "आपका प्रश्न",
-        "hint": "जैसे ओवरफिटिंग क्या है? · dropout kya hai? · batch vs epoch",
-        "related": "**संबंधित शब्द** — पूछने के लिए क्लिक करें",
-        "comment": "टिप्पणी (वैकल्पिक)",
-        "comment_hint": "क्या गलत, अधूरा या उपयोगी था?",
-        "send": "टिप्पणी भेजें",
-        "like": "धन्यवाद — सहेज लिया गया। चाहें तो टिप्पणी जोड़ें।",
-        "dislike": "धन्यवाद — सहेज लिया गया। टिप्पणी से हमें उत्तर सुधारने में मदद मिलेगी।",
-        "saved": "टिप्पणी सहेज ली गई। धन्यवाद!",
-        "failed": "क्षमा करें, प्रतिक्रिया सहेजी नहीं जा सकी।",
-        "filter": "खोजें",
-        "filter_hint": "शब्द, उपनाम या परिभाषा का कोई भाग",
-        "category": "श्रेणी",
-    },
-}
 
 #: Gradio's default theme, with the Bold face of its bundled font (its SemiBold file lacks most glyphs).
 THEME = gr.themes.Default(
@@ -151,7 +99,7 @@ def reply_messages(answer: Answer, glossary: Glossary) -> list[dict]:
     """The answer (the same text as the CLI and ``/ask``), then a collapsible Sources block."""
     messages = [{"role": "assistant", "content": answer.text}]
     if answer.citations or answer.hits:
-        title = LABELS[side(answer.lang)]["sources"]
+        title = t("sources", answer.lang)
         messages.append(
             {
                 "role": "assistant",
@@ -201,8 +149,8 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
             feedback.append(settings.feedback_path, item)
         except feedback.FeedbackError as exc:
             log.error("%s", exc)
-            return None, gr.update(visible=False), UI[lang]["failed"]
-        return item.model_dump(), gr.update(visible=True), UI[lang][vote]
+            return None, gr.update(visible=False), t("feedback_failed", lang)
+        return item.model_dump(), gr.update(visible=True), t(f"vote_{vote}", lang)
 
     def on_comment(comment: str, pending: dict | None, lang: Side):
         if not pending or not comment.strip():
@@ -214,41 +162,41 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
             feedback.append(settings.feedback_path, item)
         except feedback.FeedbackError as exc:
             log.error("%s", exc)
-            return pending, gr.update(), comment, UI[lang]["failed"]
-        return None, gr.update(visible=False), "", UI[lang]["saved"]
+            return pending, gr.update(), comment, t("feedback_failed", lang)
+        return None, gr.update(visible=False), "", t("comment_saved", lang)
 
-    with gr.Blocks(title="AI Glossary Bot · AI शब्दावली बॉट", analytics_enabled=False) as demo:
+    with gr.Blocks(title=t("page_title", "en"), analytics_enabled=False) as demo:
         related_state = gr.State([])
         pending_vote = gr.State(None)
         with gr.Row(equal_height=True, elem_id="header"):
-            title = gr.Markdown(UI["en"]["title"], elem_id="title")
+            title = gr.Markdown(t("header", "en"), elem_id="title")
             ui_lang = gr.Radio(
-                [("English", "en"), ("हिंदी", "hi")],
+                [(t("language_name", lang), lang) for lang in SIDES],
                 value="en",
-                label="Interface · इंटरफ़ेस",
+                label=t("interface", "en"),
                 elem_id="ui-lang",
                 scale=0,
                 min_width=230,
             )
         with gr.Tabs():
-            with gr.Tab(UI["en"]["chat_tab"], id="chat-tab") as chat_tab:
+            with gr.Tab(t("chat_tab", "en"), id="chat-tab") as chat_tab:
                 chatbot = gr.Chatbot(
-                    label=UI["en"]["chat"],
+                    label=t("chat_label", "en"),
                     elem_id="chat",
                     height="62vh",
                     sanitize_html=True,
                     render_markdown=True,
-                    placeholder=UI["en"]["empty"],
+                    placeholder=t("chat_empty", "en"),
                 )
-                related_note = gr.Markdown(UI["en"]["related"], visible=False, elem_id="related-note")
+                related_note = gr.Markdown(t("related_note", "en"), visible=False, elem_id="related-note")
                 with gr.Row(elem_id="related-row"):
                     related = [
                         gr.Button(visible=False, size="sm", elem_classes="related-term")
                         for _ in range(N_RELATED)
                     ]
                 box = gr.Textbox(
-                    label=UI["en"]["question"],
-                    placeholder=UI["en"]["hint"],
+                    label=t("question_label", "en"),
+                    placeholder=t("question_hint", "en"),
                     submit_btn=True,
                     elem_id="question",
                     max_length=settings.max_question_chars,
@@ -256,25 +204,27 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
                 vote_status = gr.Markdown("", elem_id="vote-status")
                 with gr.Row(visible=False, elem_id="comment-row") as comment_row:
                     comment = gr.Textbox(
-                        label=UI["en"]["comment"], placeholder=UI["en"]["comment_hint"], scale=4
+                        label=t("comment_label", "en"), placeholder=t("comment_hint", "en"), scale=4
                     )
-                    send = gr.Button(UI["en"]["send"], scale=1, elem_id="send-comment")
-                gr.Examples(examples=EXAMPLES, inputs=box, label="Examples · उदाहरण")
-            with gr.Tab(UI["en"]["browse_tab"], id="browse-tab") as browse_tab:
+                    send = gr.Button(t("comment_send", "en"), scale=1, elem_id="send-comment")
+                gr.Examples(examples=EXAMPLES, inputs=box, label=t("examples", "en"))
+            with gr.Tab(t("browse_tab", "en"), id="browse-tab") as browse_tab:
                 with gr.Row():
                     flt = gr.Textbox(
-                        label=UI["en"]["filter"], placeholder=UI["en"]["filter_hint"], elem_id="browse-filter"
+                        label=t("filter_label", "en"),
+                        placeholder=t("filter_hint", "en"),
+                        elem_id="browse-filter",
                     )
                     category = gr.Dropdown(
                         browse.categories(glossary, "en"),
                         value=browse.ALL,
-                        label=UI["en"]["category"],
+                        label=t("category", "en"),
                         elem_id="browse-category",
                     )
                 listing = gr.Markdown(
                     browse.listing(glossary, "", browse.ALL, "en"), elem_id="browse-list", sanitize_html=True
                 )
-            with gr.Tab(UI["en"]["about_tab"], id="about-tab") as about_tab:
+            with gr.Tab(t("about_tab", "en"), id="about-tab") as about_tab:
                 about = gr.Markdown(browse.about(glossary, "en"), elem_id="about")
 
         chat_outputs = [box, chatbot, related_state]
@@ -318,19 +268,18 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
         demo.load(refresh, None, [category, listing, about], api_visibility="private")
 
         def relabel(lang: Side, query: str, cat: str) -> list:
-            words = UI[lang]
             return [
-                gr.update(value=words["title"]),
-                gr.update(label=words["chat_tab"]),
-                gr.update(label=words["browse_tab"]),
-                gr.update(label=words["about_tab"]),
-                gr.update(label=words["chat"], placeholder=words["empty"]),
-                gr.update(value=words["related"]),
-                gr.update(label=words["question"], placeholder=words["hint"]),
-                gr.update(label=words["comment"], placeholder=words["comment_hint"]),
-                gr.update(value=words["send"]),
-                gr.update(label=words["filter"], placeholder=words["filter_hint"]),
-                gr.update(label=words["category"], choices=browse.categories(bot.glossary, lang)),
+                gr.update(value=t("header", lang)),
+                gr.update(label=t("chat_tab", lang)),
+                gr.update(label=t("browse_tab", lang)),
+                gr.update(label=t("about_tab", lang)),
+                gr.update(label=t("chat_label", lang), placeholder=t("chat_empty", lang)),
+                gr.update(value=t("related_note", lang)),
+                gr.update(label=t("question_label", lang), placeholder=t("question_hint", lang)),
+                gr.update(label=t("comment_label", lang), placeholder=t("comment_hint", lang)),
+                gr.update(value=t("comment_send", lang)),
+                gr.update(label=t("filter_label", lang), placeholder=t("filter_hint", lang)),
+                gr.update(label=t("category", lang), choices=browse.categories(bot.glossary, lang)),
                 refilter(query, cat, lang),
                 browse.about(bot.glossary, lang),
             ]

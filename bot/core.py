@@ -13,6 +13,7 @@ from bot import dialogue
 from bot.abstain import AbstentionPolicy
 from bot.answer import MAX_RELATED, Answer, compare, compose, decline, focus, no_context
 from bot.comparison import split_comparison
+from bot.messages import t
 from bot.retrieval import Hit, RetrievalOptions, Retriever
 from bot.settings import Settings
 from bot.text import Lang, detect_lang
@@ -146,11 +147,7 @@ class GlossaryBot:
         lang = detect_lang(text)
         if len(text) > limit or len(head) < len(question):
             text = text[:limit]
-            notice = (
-                f"The question was longer than {limit} characters; only the first {limit} were used."
-                if lang == "en"
-                else f"प्रश्न {limit} अक्षरों से लंबा था; केवल पहले {limit} अक्षर उपयोग किए गए।"
-            )
+            notice = t("truncated", lang, limit=limit)
         return Query(text=text, lang=lang, notice=notice)
 
     def retrieve(self, question: str, k: int | None = None) -> Retrieval:
@@ -203,7 +200,7 @@ class GlossaryBot:
         found = self._retrieve(loaded.retriever, query, ANSWER_HITS, named.id if named else None)
         lang = lang or query.lang
         if not found.hits:
-            return decline([], lang, query.notice or _empty_notice(lang))
+            return decline([], lang, query.notice or t("empty_question", lang))
         if found.comparison:
             return compare(found.hits, lang, glossary, query.notice)
         if named is None and found.abstained:
@@ -259,9 +256,3 @@ def _retriever(
         nprobe=settings.ann_nprobe,
     )
     return Retriever(list(glossary.entries), encoder, vectors, options)
-
-
-def _empty_notice(lang: Lang) -> str:
-    if lang == "en":
-        return "Please type a question about an AI/ML training term, e.g. “What is dropout?”"
-    return "कृपया किसी AI/ML प्रशिक्षण शब्द के बारे में प्रश्न लिखें, जैसे “ड्रॉपआउट क्या है?”"

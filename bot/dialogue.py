@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot.answer import Aspect, Side, citation_key, cited_sources, unescape_md
+from bot.answer import Aspect, citation_key, cited_sources, unescape_md
+from bot.messages import Side
 from bot.text import STOP_WORDS, normalise, strip_scaffolding, tokens
 from glossary import Glossary, GlossaryEntry
 
