@@ -18,7 +18,7 @@ def glossary():
 
 def _chat(bot, glossary, *questions: str) -> tuple[list[dict], ans.Answer]:
     """Ask questions in turn, keeping the history the app would keep; return it and the last answer."""
-    from app import reply_messages, user_message
+    from ui.callbacks import reply_messages, user_message
 
     history: list[dict] = []
     reply = None

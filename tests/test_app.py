@@ -1,4 +1,4 @@
-"""The Gradio app: message building, the /ask and /chat API through gradio_client, and the plain
+"""The Gradio app (ui/): message building, the /ask and /chat API through gradio_client, and the plain
 POST /api/answer route, on 127.0.0.1."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-import app
 from bot import cli
+from ui import admission, callbacks
+from ui.serve import serve
 
 pytestmark = pytest.mark.model
 
@@ -32,7 +33,7 @@ def client(bot, settings, tmp_path_factory) -> Iterator:
     config = settings.model_copy(
         update={"port": _free_port(), "feedback_path": tmp_path_factory.mktemp("fb") / "feedback.jsonl"}
     )
-    demo = app.serve(bot, config, prevent_thread_lock=True, quiet=True)
+    demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
     yield Client(f"http://127.0.0.1:{config.port}/", verbose=False, analytics_enabled=False)
     demo.close()
 
@@ -43,7 +44,7 @@ def answer_url(client) -> str:
 
 
 def test_user_message_is_escaped_and_capped():
-    message = app.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
+    message = callbacks.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
     assert message["role"] == "user"
     assert "<" not in message["content"] and "](" not in message["content"].replace("\\]", "")
     assert len(message["content"]) < 80
@@ -51,7 +52,7 @@ def test_user_message_is_escaped_and_capped():
 
 def test_reply_is_the_answer_then_a_titled_sources_block(bot):
     answer = bot.answer("What is gradient clipping?")
-    text, sources = app.reply_messages(answer, bot.glossary)
+    text, sources = callbacks.reply_messages(answer, bot.glossary)
     assert text == {"role": "assistant", "content": answer.text}
     assert sources["metadata"] == {"title": "Sources", "status": "done"}
     assert "Gradient clipping" in sources["content"] and f"{answer.hits[0].score:.2f}" in sources["content"]
@@ -59,13 +60,13 @@ def test_reply_is_the_answer_then_a_titled_sources_block(bot):
 
 def test_hindi_answer_has_a_hindi_sources_title(bot):
     answer = bot.answer("ओवरफिटिंग क्या है?")
-    assert app.reply_messages(answer, bot.glossary)[1]["metadata"]["title"] == "स्रोत · Sources"
+    assert callbacks.reply_messages(answer, bot.glossary)[1]["metadata"]["title"] == "स्रोत · Sources"
 
 
 def test_related_labels_are_in_the_answer_language(bot):
-    english = app.related_labels(bot.answer("What is dropout?"), bot.glossary)
-    hindi = app.related_labels(bot.answer("ड्रॉपआउट क्या है?"), bot.glossary)
-    assert 2 <= len(english) <= app.N_RELATED and len(hindi) == len(english)
+    english = callbacks.related_labels(bot.answer("What is dropout?"), bot.glossary)
+    hindi = callbacks.related_labels(bot.answer("ड्रॉपआउट क्या है?"), bot.glossary)
+    assert 2 <= len(english) <= callbacks.N_RELATED and len(hindi) == len(english)
     assert all(label.isascii() for label in english)
     assert any(not label.isascii() for label in hindi)
 
@@ -148,7 +149,7 @@ def test_odd_questions_through_the_answer_route_get_an_answer(answer_url, questi
 
 
 def test_gate_turns_callers_away_beyond_its_capacity():
-    gate = app.Gate(workers=1, capacity=1)
+    gate = admission.Gate(workers=1, capacity=1)
     release, inside = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -160,7 +161,7 @@ def test_gate_turns_callers_away_beyond_its_capacity():
         try:
             with gate.slot():
                 return "served"
-        except app.Busy:
+        except admission.Busy:
             return "busy"
 
     with ThreadPoolExecutor(3) as pool:

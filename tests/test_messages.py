@@ -26,13 +26,24 @@ DYNAMIC = {
 }
 
 
+def _keys_in(call: ast.Call) -> list[ast.expr]:
+    """The catalog keys a call passes: ``t(key, ...)``, or the property -> key mapping of
+    ``labels.make(kind, {...})`` (ui/layout.py)."""
+    if isinstance(call.func, ast.Name) and call.func.id == "t":
+        return call.args[:1]
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "make" and len(call.args) > 1:
+        mapping = call.args[1]
+        return [v for v in mapping.values if v is not None] if isinstance(mapping, ast.Dict) else [mapping]
+    return []
+
+
 def _key_expressions() -> list[tuple[str, ast.expr]]:
-    """(file:line, key argument) of every ``t(...)`` call in the project's code."""
+    """(file:line, key expression) of every catalog key the project's code passes."""
     found = []
     for path in SOURCES:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t":
-                found.append((f"{path.relative_to(REPO)}:{node.lineno}", node.args[0]))
+            if isinstance(node, ast.Call):
+                found += [(f"{path.relative_to(REPO)}:{node.lineno}", key) for key in _keys_in(node)]
     return found
 
 

@@ -25,6 +25,7 @@ from bot.reload import GlossaryWatcher
 from glossary import GlossaryError, load_glossary
 from tests.factories import user_entry
 from tests.test_glossary_loader import document, write_yaml
+from ui.callbacks import reply_messages
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -226,7 +227,7 @@ def test_answers_during_reloads_never_mix_two_glossaries(live):
                 answer = view.answer("What is Wombat rate?")
                 for entry_id in answer.entry_ids + answer.related:
                     view.glossary.get(entry_id)  # rendering reads these back from the same glossary
-                app.reply_messages(answer, view.glossary)
+                reply_messages(answer, view.glossary)
             except Exception as exc:  # any exception at all is the failure being tested for
                 errors.append(repr(exc))
 

@@ -23,6 +23,8 @@ from bot.core import GlossaryBot
 from bot.exitcodes import ExitCode
 from bot.inputs import scrub
 from tests.load.harness import free_port, serving
+from ui import callbacks
+from ui.layout import build_app
 
 pytestmark = pytest.mark.model
 
@@ -95,7 +97,7 @@ def test_an_invisible_character_does_not_hide_a_follow_up(bot):
     history: list[dict] = []
     for question in ("What is gradient clipping?", "give me an exam\u200bple"):
         answer = bot.answer(question, history)
-        history += [app.user_message(question, 2000), *app.reply_messages(answer, bot.glossary)]
+        history += [callbacks.user_message(question, 2000), *callbacks.reply_messages(answer, bot.glossary)]
     assert answer.text.startswith("### Example: Gradient clipping")
 
 
@@ -225,7 +227,7 @@ def _fn_index(url: str, api_name: str) -> int:
 
 def test_question_box_length_comes_from_settings(bot, settings):
     config = settings.model_copy(update={"max_question_chars": 321})
-    demo = app.build_app(bot, config)
+    demo = build_app(bot, config)
     box = next(c for c in demo.blocks.values() if getattr(c, "elem_id", None) == "question")
     assert box.max_length == 321
 
@@ -298,7 +300,7 @@ def test_app_on_a_taken_port_exits_5(bot, monkeypatch, capsys):
         taken.listen()
         monkeypatch.setenv("GLOSSARY_BOT_PORT", str(port))
         monkeypatch.setenv("GLOSSARY_BOT_HOST", "127.0.0.1")
-        monkeypatch.setattr(app.GlossaryBot, "load", lambda settings, **_: bot)
+        monkeypatch.setattr(GlossaryBot, "load", lambda settings, **_: bot)
         with pytest.raises(SystemExit) as caught:
             app.main()
     assert caught.value.code == ExitCode.SERVE

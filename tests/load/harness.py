@@ -55,7 +55,7 @@ def free_port() -> int:
 @contextmanager
 def serving(bot, settings, **updates) -> Iterator[tuple[str, object]]:
     """The app for ``bot`` on a free loopback port (``updates`` override settings); yields (url, settings)."""
-    from app import serve
+    from ui.serve import serve
 
     config = settings.model_copy(update={"host": "127.0.0.1", "port": free_port(), **updates})
     demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
