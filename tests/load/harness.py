@@ -157,7 +157,7 @@ class AppSession:
         return new
 
     def vote(self, position: int, liked: bool) -> None:
-        self.call("on_vote", [self.history, "en"], {"index": position, "value": None, "liked": liked})
+        self.call("vote", [self.history, "en"], {"index": position, "value": None, "liked": liked})
 
 
 def endpoints(url: str) -> dict[str, tuple[int, int | None]]:
