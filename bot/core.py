@@ -6,6 +6,7 @@ import logging
 import threading
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 
 import faiss
 
@@ -46,6 +47,11 @@ class Loaded:
     glossary: Glossary
     retriever: Retriever
 
+    @cached_property
+    def citations(self) -> dialogue.CitationIndex:
+        """How answers cite this glossary's entries, for reading histories back: once per glossary."""
+        return dialogue.CitationIndex(self.glossary.entries)
+
 
 @dataclass(frozen=True)
 class Query:
@@ -83,6 +89,11 @@ class GlossaryBot:
     @property
     def retriever(self) -> Retriever:
         return self._loaded.retriever
+
+    @property
+    def citations(self) -> dialogue.CitationIndex:
+        """How answers cite the glossary served now (built once per load or reload)."""
+        return self._loaded.citations
 
     @property
     def encoder(self) -> Encoder:
@@ -134,6 +145,7 @@ class GlossaryBot:
         """This bot fixed to the glossary it serves now: answer with it and render with its glossary."""
         loaded = self._loaded
         view = GlossaryBot(loaded.glossary, loaded.retriever, self.settings, self.comparisons)
+        view._loaded = loaded  # the same Loaded, with its citation index
         view.policy = self.policy
         return view
 
@@ -180,14 +192,15 @@ class GlossaryBot:
         """Answer one question in its own language (or ``lang``); ``history`` is Gradio's messages list.
 
         A follow-up with no topic of its own ("give me an example", "in Hindi please") is about the
-        entries of an earlier answer, read back from the citations in ``history``.
+        entries of an earlier answer: those its message's ``metadata["entry_ids"]`` lists, or, in a
+        history without them, those read back from its citations.
         """
         return self._answer(self._loaded, question, history or [], lang)
 
     def _answer(self, loaded: Loaded, question: str, history: History, lang: Lang | None) -> Answer:
         glossary = loaded.glossary
         query = self.prepare(question)
-        follow = dialogue.resolve(query.text, history, dialogue.citation_index(glossary.entries))
+        follow = dialogue.resolve(query.text, history, loaded.citations)
         if follow is not None:
             lang = lang or follow.lang or query.lang
             if follow.turn is None:

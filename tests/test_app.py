@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bot import cli
+from bot.messages import MESSAGES
 from ui import admission, callbacks
 from ui.serve import serve
 
@@ -88,6 +89,25 @@ def test_chat_api_keeps_history_and_follows_up(client, bot):
     _, history = client.predict("give me an example", history, api_name="/chat")
     example = bot.glossary.get("gradient-clipping").example_en
     assert example in str(history[-2]["content"])
+
+
+def test_chat_follows_up_from_the_recorded_entries_whatever_the_citation_says(client, bot, monkeypatch):
+    """The session records what each answer cites: a reworded citation line, which the history's
+    reader no longer recognises, does not lose the term (through Gradio's round trip of the chat)."""
+    monkeypatch.setitem(MESSAGES, "line", {"en": "row", "hi": "पंक्ति"})
+    _, history = client.predict("What is gradient clipping?", [], api_name="/chat")
+    assert ", row " in str(history[1]["content"])
+    assert bot.answer("give me an example", history).abstained  # the text alone no longer names it
+    _, history = client.predict("give me an example", history, api_name="/chat")
+    assert bot.glossary.get("gradient-clipping").example_en in str(history[-2]["content"])
+
+
+def test_respond_records_the_cited_entries(bot, settings):
+    respond = callbacks.Callbacks(bot, settings).respond
+    _, history, labels, cited = respond("What is dropout?", [], [], {})
+    assert cited == {history[1]["content"]: ["dropout"]}
+    _, history, _, cited = respond("give me an example", history, labels, cited)
+    assert list(cited.values()) == [["dropout"], ["dropout"]] and "Example" in history[-2]["content"]
 
 
 def test_only_ask_and_chat_are_public(client):

@@ -4,6 +4,12 @@ The event handlers are methods of :class:`Callbacks`, which holds the bot and th
 reads the glossary the bot serves at that moment, so a reload shows up everywhere (an answer is
 rendered with the glossary that produced it). The message builders are plain functions: the same
 chat messages are built by the tests and the load harness.
+
+Which entries each answer cites is kept as data, not re-read from its markdown: a session state
+(:data:`Cited`) maps each answer's text to its entry ids, and before the bot reads the history
+they are put back into the answers' ``metadata`` (Gradio's chatbot keeps only the metadata keys
+it knows, so they cannot travel in the chat itself). A history the session did not produce, from
+an API caller, is read back from its citations by ``bot.dialogue``.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: Related-term buttons under the chat (answers offer up to this many follow-ups).
 N_RELATED = 4
+#: A chat session's record of what its answers cite: answer text -> cited entry ids.
+Cited = dict[str, list[str]]
 
 
 def user_message(question: str, limit: int) -> dict:
@@ -45,6 +53,16 @@ def reply_messages(answer: Answer, glossary: Glossary) -> list[dict]:
     return messages
 
 
+def with_citations(history: list[dict], cited: Cited) -> list[dict]:
+    """The history with the entry ids this session recorded for each answer in its ``metadata``."""
+    return [
+        {**m, "metadata": {**(m.get("metadata") or {}), dialogue.CITED_KEY: cited[text]}}
+        if dialogue.is_answer(m) and (text := dialogue.message_text(m)) in cited
+        else m
+        for m in history
+    ]
+
+
 def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
     """Button labels for the answer's follow-up terms, in the answer's language (asking = the name)."""
     return [term(glossary.get(i), side(answer.lang)) for i in answer.related][:N_RELATED]
@@ -64,30 +82,38 @@ class Callbacks:
         self.settings = settings
 
     def respond(
-        self, message: str, history: list[dict], labels: list[str]
-    ) -> tuple[str, list[dict], list[str]]:
-        """A question typed or clicked: (cleared box, history with the answer, related-term labels)."""
+        self, message: str, history: list[dict], labels: list[str], cited: Cited
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """A question typed or clicked: (cleared box, history with the answer, related-term labels,
+        the record of cited entries with this answer's)."""
         message = as_question(message)
         if not message.strip():
-            return "", history, labels
+            return "", history, labels, cited
         live = self.bot.pinned()
-        answer = live.answer(message, history)
+        answer = live.answer(message, with_citations(history, cited))
         shown = [
             user_message(message, self.settings.max_question_chars),
             *reply_messages(answer, live.glossary),
         ]
-        return "", [*history, *shown], related_labels(answer, live.glossary)
+        return (
+            "",
+            [*history, *shown],
+            related_labels(answer, live.glossary),
+            {**cited, answer.text: answer.entry_ids},
+        )
 
     def ask(self, question: str) -> str:
         """Answer one question; returns the answer as markdown (the same text as the CLI)."""
         return self.bot.answer(as_question(question)).text
 
-    def vote(self, history: list[dict], lang: Side, data: gr.LikeData) -> tuple[dict | None, dict, str]:
+    def vote(
+        self, history: list[dict], cited: Cited, lang: Side, data: gr.LikeData
+    ) -> tuple[dict | None, dict, str]:
         """A like or dislike: saved at once; (pending vote for a comment, comment row, status line)."""
         if not isinstance(data.liked, bool):  # a vote taken back: nothing to record
             return None, gr.update(visible=False), ""
         position = data.index[0] if isinstance(data.index, list | tuple) else data.index
-        turn = dialogue.turn_at(history, int(position), dialogue.citation_index(self.bot.glossary.entries))
+        turn = dialogue.turn_at(with_citations(history, cited), int(position), self.bot.citations)
         vote: feedback.Vote = "like" if data.liked else "dislike"
         item = feedback.record(turn.question if turn else "", list(turn.entry_ids) if turn else [], vote)
         if not self._save(item):

@@ -83,6 +83,7 @@ class Chat:
     related_note: gr.Markdown
     related: list[gr.Button]
     related_state: gr.State
+    cited: gr.State
     vote_status: gr.Markdown
     comment_row: gr.Row
     comment: gr.Textbox
@@ -128,7 +129,8 @@ def _header(labels: Labels) -> gr.Radio:
 def _chat_tab(labels: Labels, settings: Settings) -> Chat:
     """The chat, its related-term buttons, the question box, the comment row after a vote, examples."""
     with labels.make(gr.Tab, {"label": "chat_tab"}, id="chat-tab"):
-        related_state, pending_vote = gr.State([]), gr.State(None)  # in the tab: gr.Tabs holds only tabs
+        # States in the tab: gr.Tabs holds only tabs.
+        related_state, cited, pending_vote = gr.State([]), gr.State({}), gr.State(None)
         chatbot = labels.make(
             gr.Chatbot,
             {"label": "chat_label", "placeholder": "chat_empty"},
@@ -164,6 +166,7 @@ def _chat_tab(labels: Labels, settings: Settings) -> Chat:
         related_note,
         related,
         related_state,
+        cited,
         vote_status,
         comment_row,
         comment,
@@ -195,19 +198,20 @@ def _pages(labels: Labels, bot: GlossaryBot) -> Pages:
 
 def _wire_chat(chat: Chat, callbacks: Callbacks, ui_lang: gr.Radio) -> None:
     """Questions (typed or clicked), ``/chat`` and ``/ask`` for gradio_client, votes and comments."""
-    outputs = [chat.box, chat.chatbot, chat.related_state]
+    kept = [chat.chatbot, chat.related_state, chat.cited]
+    outputs = [chat.box, *kept]
     related_outputs = [chat.related_note, *chat.related]
-    chat.box.submit(
-        callbacks.respond, [chat.box, chat.chatbot, chat.related_state], outputs, api_name="chat"
-    ).then(show_related, chat.related_state, related_outputs, api_visibility="private")
+    chat.box.submit(callbacks.respond, [chat.box, *kept], outputs, api_name="chat").then(
+        show_related, chat.related_state, related_outputs, api_visibility="private"
+    )
     for button in chat.related:
-        button.click(
-            callbacks.respond, [button, chat.chatbot, chat.related_state], outputs, api_visibility="private"
-        ).then(show_related, chat.related_state, related_outputs, api_visibility="private")
+        button.click(callbacks.respond, [button, *kept], outputs, api_visibility="private").then(
+            show_related, chat.related_state, related_outputs, api_visibility="private"
+        )
     gr.api(callbacks.ask, api_name="ask")
     chat.chatbot.like(
         callbacks.vote,
-        [chat.chatbot, ui_lang],
+        [chat.chatbot, chat.cited, ui_lang],
         [chat.pending_vote, chat.comment_row, chat.vote_status],
         api_visibility="private",
     )
