@@ -108,7 +108,7 @@ class Relabel:
     labels: Labels
     callbacks: Callbacks
 
-    def __call__(self, lang: Side, query: str, category: str) -> list:
+    def __call__(self, lang: Side, query: str, category: str) -> list[dict | str]:
         return [*self.labels.updates(lang), *self.callbacks.pages(lang, query, category)]
 
 
