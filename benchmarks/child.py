@@ -54,9 +54,9 @@ def serve(backend: str, cache: Path, glossary: list[Path]) -> dict:
     loaded = time.time()
     bot.answer(QUESTION)
     first = time.time()
-    import app
+    from ui.layout import build_app
 
-    app.build_app(bot)
+    build_app(bot)
     app_built = time.time()
     for q in SERVE_QUESTIONS:
         bot.answer(q)

@@ -22,12 +22,13 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-import app
-from app import AskBody
 from benchmarks.config import REPO
 from benchmarks.profile import Breakdown, Spy
 from benchmarks.stats import Dist
 from bot.core import GlossaryBot
+from ui.admission import Gate
+from ui.api import AskBody
+from ui.serve import serve
 
 ClientKind = Literal["api", "rest", "gradio_client"]
 
@@ -93,12 +94,12 @@ class Handler:
 
 @contextmanager
 def served(bot: GlossaryBot, limit: int | None, feedback_dir: Path) -> Iterator[tuple[str, Handler]]:
-    """``app.serve`` on 127.0.0.1, with its concurrency limit (None) or another one."""
+    """``ui.serve.serve`` on 127.0.0.1, with its concurrency limit (None) or another one."""
     port = free_port()
     update = {"host": "127.0.0.1", "port": port, "feedback_path": feedback_dir / "feedback.jsonl"}
     if limit is not None:
         update["concurrency_limit"] = limit
-    demo = app.serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
+    demo = serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
     handler = Handler(bot)
     bot.answer = handler  # type: ignore[method-assign]
     try:
@@ -112,14 +113,14 @@ def served(bot: GlossaryBot, limit: int | None, feedback_dir: Path) -> Iterator[
 @contextmanager
 def echo_app(limit: int = 4) -> Iterator[str]:
     """The framework alone: Gradio's /ask and a plain /api/answer route that return the question,
-    served and limited like app.serve. The HTTP floor of each client kind."""
+    served and limited like ui.serve.serve. The HTTP floor of each client kind."""
     import gradio as gr
     from fastapi.routing import APIRoute
 
     def ask(question: str) -> str:
         return question
 
-    gate = app.Gate(limit, 64)
+    gate = Gate(limit, 64)
 
     def answer(body: AskBody) -> dict:
         with gate.slot():

@@ -15,12 +15,12 @@ from typing import Literal
 import regex
 from pydantic import BaseModel, ConfigDict
 
+from bot.messages import SIDES, Side, side, t
 from bot.retrieval import Hit
 from bot.text import Lang
 from glossary import ComparisonTable, FaqItem, Glossary, GlossaryEntry, Source
 
 Aspect = Literal["example", "usage", "more"]
-Side = Literal["en", "hi"]
 
 #: How many related terms an answer offers as follow-ups.
 MAX_RELATED = 4
@@ -28,63 +28,10 @@ MAX_RELATED = 4
 _MD_SPECIAL = regex.compile(r"([\\`*_\[\]|~#])")
 _MD_ESCAPED = regex.compile(r"\\([\\`*_\[\]|~#])")
 
-LABELS: dict[Side, dict[str, str]] = {
-    "en": {
-        "definition": "Definition",
-        "usage": "Usage",
-        "example": "Example",
-        "notes": "Caution",
-        "category": "Category",
-        "source": "Source",
-        "line": "line",
-        "other": "हिंदी (मूल पाठ) · Hindi original",
-        "translated": "English text is the project's translation; the Hindi original is authoritative.",
-        "hindi_only": "in the Hindi text only",
-        "vs": "vs",
-        "table": "From the source document",
-        "faq": "Frequently asked",
-        "see_also": "See also",
-        "no_example": "The glossary gives no example for **{term}**. Its definition:",
-        "no_usage": "The glossary gives no usage note for **{term}**. Its definition:",
-        "sources": "Sources",
-        "cited": "cited",
-        "nearby": "nearby",
-        "term": "Term",
-        "relevance": "Relevance",
-        "declined": "The glossary does not cover this question.",
-        "nearest": "Nearest terms it does cover: {names}",
-        "which_term": "Which term do you mean? Ask about a term first, e.g. “What is dropout?”, "
-        "then ask for an example or more detail.",
-    },
-    "hi": {
-        "definition": "परिभाषा",
-        "usage": "उपयोग",
-        "example": "उदाहरण",
-        "notes": "सावधानी",
-        "category": "श्रेणी",
-        "source": "स्रोत",
-        "line": "पंक्ति",
-        "other": "English (project translation) · अंग्रेज़ी अनुवाद",
-        "vs": "बनाम",
-        "table": "मूल दस्तावेज़ से",
-        "faq": "अक्सर पूछे जाने वाले प्रश्न",
-        "see_also": "यह भी देखें",
-        "no_example": "शब्दावली में **{term}** का कोई उदाहरण नहीं है। इसकी परिभाषा:",
-        "no_usage": "शब्दावली में **{term}** के उपयोग का विवरण नहीं है। इसकी परिभाषा:",
-        "sources": "स्रोत · Sources",
-        "cited": "उद्धृत",
-        "nearby": "निकट",
-        "term": "शब्द",
-        "relevance": "प्रासंगिकता",
-        "declined": "यह शब्दावली इस प्रश्न को कवर नहीं करती।",
-        "nearest": "शायद आप इनमें से कुछ पूछना चाहते हैं: {names}",
-        "which_term": "आप किस शब्द के बारे में पूछ रहे हैं? पहले कोई शब्द पूछें, जैसे “ड्रॉपआउट क्या है?”, "
-        "फिर उसका उदाहरण या विवरण माँगें।",
-    },
-}
-
+#: "line" in every interface language, as citations spell it.
+_LINE_WORDS = "|".join(regex.escape(t("line", s)) for s in SIDES)
 #: The citation as it appears in answers; :func:`cited_sources` reads it back.
-_CITATION = regex.compile(r"`([^`\n]+)`, (?:line|पंक्ति) (\d+)")
+_CITATION = regex.compile(rf"`([^`\n]+)`, (?:{_LINE_WORDS}) (\d+)")
 
 
 class Citation(BaseModel):
@@ -128,11 +75,6 @@ def unescape_md(text: str) -> str:
     return _MD_ESCAPED.sub(r"\1", plain)
 
 
-def side(lang: Lang) -> Side:
-    """Which language goes first: English for English questions, Hindi for Hindi, Hinglish and mixed."""
-    return "en" if lang == "en" else "hi"
-
-
 def _literal(text: str) -> str:
     """Text as a code span can hold it: a backtick would end the span, a line break split it."""
     return text.replace("`", "'").replace("\n", " ")
@@ -155,8 +97,7 @@ def other(first: Side) -> Side:
 
 def cite(source: Source, lang: Lang) -> str:
     """``Source: `doc`, line 5`` (read back by :func:`cited_sources`)."""
-    words = LABELS[side(lang)]
-    return f"**{words['source']}:** {code(source.document)}, {words['line']} {source.line}"
+    return f"**{t('source', lang)}:** {code(source.document)}, {t('line', lang)} {source.line}"
 
 
 def citation_key(source: Source) -> str:
@@ -200,11 +141,10 @@ def _notes(entry: GlossaryEntry, lang: Side) -> list[str]:
 
 
 def _field_lines(entry: GlossaryEntry, lang: Side, keys: Iterable[str]) -> list[str]:
-    words = LABELS[lang]
     values = fields(entry, lang)
-    lines = [f"**{words[k]}:** {escape_md(v)}" for k in keys if (v := values[k])]
+    lines = [f"**{t(k, lang)}:** {escape_md(v)}" for k in keys if (v := values[k])]
     if "definition" in keys:
-        lines.extend(f"**{words['notes']}:** {escape_md(n)}" for n in _notes(entry, lang))
+        lines.extend(f"**{t('notes', lang)}:** {escape_md(n)}" for n in _notes(entry, lang))
     return lines
 
 
@@ -217,10 +157,10 @@ def collapsible(summary: str, body: Sequence[str]) -> str:
 
 def _bilingual(lines_first: list[str], lines_second: list[str], first: Side) -> list[str]:
     """The question's language in full, the other one collapsed, with the translation note in English."""
-    note = [f"*{LABELS['en']['translated']}*"]
+    note = [f"*{t('translated', 'en')}*"]
     if first == "en":
-        return [*lines_first, *note, collapsible(LABELS["en"]["other"], lines_second)]
-    return [*lines_first, collapsible(LABELS["hi"]["other"], [*lines_second, *note])]
+        return [*lines_first, *note, collapsible(t("other", "en"), lines_second)]
+    return [*lines_first, collapsible(t("other", "hi"), [*lines_second, *note])]
 
 
 def entry_card(entry: GlossaryEntry, lang: Lang, heading: bool = True) -> str:
@@ -230,7 +170,7 @@ def entry_card(entry: GlossaryEntry, lang: Lang, heading: bool = True) -> str:
     keys = ("definition", "usage", "example")
     parts = [
         f"### {names(entry, first)}" if heading else "",
-        f"**{LABELS[first]['category']}:** {_category(entry, first)}",
+        f"**{t('category', first)}:** {_category(entry, first)}",
         *_bilingual(_field_lines(entry, first, keys), _field_lines(entry, second, keys), first),
         cite(entry.source, lang),
     ]
@@ -241,9 +181,9 @@ def aspect_card(entry: GlossaryEntry, aspect: Literal["example", "usage"], lang:
     """Just an entry's example (or usage note), both languages; its definition when it has none."""
     first = side(lang)
     second = other(first)
-    heading = f"### {LABELS[first][aspect]}: {names(entry, first)}"
+    heading = f"### {t(aspect, first)}: {names(entry, first)}"
     if fields(entry, "hi")[aspect] is None:
-        missing = LABELS[first][f"no_{aspect}"].format(term=escape_md(term(entry, first)))
+        missing = t(f"no_{aspect}", first, term=escape_md(term(entry, first)))
         body = [missing, *_field_lines(entry, first, ["definition"])]
         return "\n\n".join([heading, *body, cite(entry.source, lang)])
     own, theirs = _field_lines(entry, first, [aspect]), _field_lines(entry, second, [aspect])
@@ -256,32 +196,30 @@ def _cell(value: str | None, fallback: str = "—") -> str:
 
 
 def _comparison_rows(entries: Sequence[GlossaryEntry], lang: Side) -> list[str]:
-    words = LABELS[lang]
     header = "| | " + " | ".join(f"**{escape_md(term(e, lang))}**" for e in entries) + " |"
     rows = [header, "|---" * (len(entries) + 1) + "|"]
     for key in ("definition", "usage", "example"):
         cells = []
         for e in entries:
             hindi_exists = fields(e, "hi")[key] is not None
-            fallback = f"*{words['hindi_only']}*" if hindi_exists and lang == "en" else "—"
+            fallback = f"*{t('hindi_only', lang)}*" if hindi_exists and lang == "en" else "—"
             cells.append(_cell(fields(e, lang)[key], fallback))
-        rows.append(f"| **{words[key]}** | " + " | ".join(cells) + " |")
+        rows.append(f"| **{t(key, lang)}** | " + " | ".join(cells) + " |")
     categories = [escape_md(e.category.en if lang == "en" else e.category.hi) for e in entries]
-    rows.append(f"| **{words['category']}** | " + " | ".join(categories) + " |")
-    sources = [f"{cell_code(e.source.document)}, {words['line']} {e.source.line}" for e in entries]
-    rows.append(f"| **{words['source']}** | " + " | ".join(sources) + " |")
+    rows.append(f"| **{t('category', lang)}** | " + " | ".join(categories) + " |")
+    sources = [f"{cell_code(e.source.document)}, {t('line', lang)} {e.source.line}" for e in entries]
+    rows.append(f"| **{t('source', lang)}** | " + " | ".join(sources) + " |")
     return rows
 
 
 def source_table(table: ComparisonTable, lang: Lang) -> str:
     """A table from the source document, cell for cell (Hindi), with its caption and citation."""
-    words = LABELS[side(lang)]
     rows = [
         "| " + " | ".join(_cell(c) for c in table.columns) + " |",
         "|---" * len(table.columns) + "|",
         *("| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows),
     ]
-    caption = f"**{words['table']}** — {escape_md(table.caption_hi)}"
+    caption = f"**{t('table', lang)}** — {escape_md(table.caption_hi)}"
     return "\n\n".join([caption, "\n".join(rows), cite(table.source, lang)])
 
 
@@ -295,7 +233,7 @@ def comparison_card(entries: Sequence[GlossaryEntry], lang: Lang, glossary: Glos
     """Two (or more) entries side by side, plus any source table that covers them all."""
     first = side(lang)
     second = other(first)
-    heading = f" {LABELS[first]['vs']} ".join(escape_md(term(e, first)) for e in entries)
+    heading = f" {t('vs', first)} ".join(escape_md(term(e, first)) for e in entries)
     parts = [
         f"### {heading}",
         *_bilingual(
@@ -321,7 +259,7 @@ def _faq_block(items: Sequence[FaqItem], lang: Lang) -> str:
         else:
             lines.append(f"**{escape_md(item.question_hi)}** {escape_md(item.answer_hi)}")
         lines.append(cite(item.source, lang))
-    return "\n\n".join([f"#### {LABELS[first]['faq']}", *lines]) if lines else ""
+    return "\n\n".join([f"#### {t('faq', first)}", *lines]) if lines else ""
 
 
 def more_card(entry: GlossaryEntry, lang: Lang, glossary: Glossary) -> str:
@@ -332,7 +270,7 @@ def more_card(entry: GlossaryEntry, lang: Lang, glossary: Glossary) -> str:
     parts = [
         entry_card(entry, lang),
         _faq_block(faq_for(entry, glossary), lang),
-        f"{LABELS[first]['see_also']}: {see_also}" if see_also else "",
+        f"{t('see_also', first)}: {see_also}" if see_also else "",
     ]
     return "\n\n".join(p for p in parts if p)
 
@@ -410,11 +348,10 @@ def focus(entries: Sequence[GlossaryEntry], aspect: Aspect, lang: Lang, glossary
 def decline(suggestions: Sequence[Hit], lang: Lang, notice: str | None = None) -> Answer:
     """Say plainly that the glossary does not cover the question, and offer the nearest terms."""
     first = side(lang)
-    words = LABELS[first]
-    text = words["declined"]
+    text = t("declined", first)
     listed = ", ".join(f"**{escape_md(term(h.entry, first))}**" for h in suggestions)
     if listed:
-        text += " " + words["nearest"].format(names=listed)
+        text += " " + t("nearest", first, names=listed)
     if notice:
         text = f"> {escape_md(notice)}\n\n{text}"
     return Answer(
@@ -430,19 +367,19 @@ def decline(suggestions: Sequence[Hit], lang: Lang, notice: str | None = None) -
 
 def no_context(lang: Lang) -> Answer:
     """A follow-up ("give me an example") with no earlier answer to refer to."""
-    return Answer(text=LABELS[side(lang)]["which_term"], citations=[], abstained=True, lang=lang)
+    return Answer(text=t("which_term", lang), citations=[], abstained=True, lang=lang)
 
 
 def sources_markdown(answer: Answer, glossary: Glossary) -> str:
     """The cited entries (and the nearby ones considered) with their relevance scores."""
-    words = LABELS[side(answer.lang)]
     first = side(answer.lang)
     scores = {h.entry.id: h.score for h in answer.hits}
-    rows = [(c.entry_id, words["cited"]) for c in answer.citations]
-    rows += [(h.entry.id, words["nearby"]) for h in answer.hits if h.entry.id not in answer.entry_ids]
+    rows = [(c.entry_id, t("cited", first)) for c in answer.citations]
+    rows += [(h.entry.id, t("nearby", first)) for h in answer.hits if h.entry.id not in answer.entry_ids]
     if not rows:
         return "—"
-    lines = [f"| # | {words['term']} | {words['source']} | {words['relevance']} |", "|---|---|---|---|"]
+    header = f"| # | {t('term', first)} | {t('source', first)} | {t('relevance', first)} |"
+    lines = [header, "|---|---|---|---|"]
     for n, (entry_id, role) in enumerate(rows, start=1):
         entry = glossary.get(entry_id)
         score = f"{scores[entry_id]:.2f}" if entry_id in scores else "—"

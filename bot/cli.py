@@ -1,9 +1,10 @@
 """The ``glossary-bot`` command line.
 
-Exit codes: 0 success; 1 unexpected internal error (a bug: one line on stderr, ``-v`` adds the
-traceback); 2 usage error; 3 the glossary, model or index cannot be loaded; 4 an input file
-cannot be read. stdout carries only results (JSON with ``--json``); logs and progress bars go to
-stderr. Any question is accepted: undecodable bytes on the command line or stdin become U+FFFD.
+Exit codes (``bot.exitcodes.ExitCode``, shared with the app): 0 success; 1 unexpected internal
+error (a bug: one line on stderr, ``-v`` adds the traceback); 2 usage error; 3 the glossary, model
+or index cannot be loaded; 4 an input file cannot be read. stdout carries only results (JSON with
+``--json``); logs and progress bars go to stderr. Any question is accepted: undecodable bytes on the
+command line or stdin become U+FFFD.
 """
 
 from __future__ import annotations
@@ -21,14 +22,10 @@ import typer
 from typer.core import TyperGroup
 
 from bot.calibration import FEATURES
+from bot.exitcodes import ExitCode
 from bot.inputs import scrub
 from bot.settings import Settings
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND
-
-EXIT_INTERNAL = 1
-EXIT_USAGE = 2
-EXIT_LOAD = 3
-EXIT_INPUT = 4
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +40,7 @@ class _Guarded(TyperGroup):
             raise
         except Exception as exc:
             log.info("internal error", exc_info=True)  # logged at INFO: -v shows it
-            _fail(f"internal error: {type(exc).__name__}: {exc} (run with -v for details)", EXIT_INTERNAL)
+            _fail(f"internal error: {type(exc).__name__}: {exc} (run with -v for details)", ExitCode.INTERNAL)
 
 
 app = typer.Typer(
@@ -89,10 +86,10 @@ def main(
     try:
         _state["settings"] = Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValueError as exc:
-        _fail(f"invalid option: {exc}", EXIT_USAGE)
+        _fail(f"invalid option: {exc}", ExitCode.USAGE)
 
 
-def _fail(message: str, code: int) -> None:
+def _fail(message: str, code: ExitCode) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
@@ -106,7 +103,7 @@ def _bot(rebuild: bool = False, progress: bool = False):
     try:
         return GlossaryBot.load(_state["settings"], rebuild_index=rebuild, progress=progress)
     except (GlossaryError, IndexLayerError, OSError) as exc:
-        _fail(str(exc), EXIT_LOAD)
+        _fail(str(exc), ExitCode.LOAD)
 
 
 @app.command()
@@ -211,7 +208,7 @@ def evaluate(
     try:
         items = evaluation.load_items(file)
     except evaluation.EvalError as exc:
-        _fail(str(exc), EXIT_INPUT)
+        _fail(str(exc), ExitCode.INPUT)
     bot = _bot()
     names = list(VARIANTS) if compare else ["full"]
     results, outcomes = {}, {}

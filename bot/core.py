@@ -6,6 +6,7 @@ import logging
 import threading
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 
 import faiss
 
@@ -13,6 +14,7 @@ from bot import dialogue
 from bot.answer import MAX_RELATED, Answer, compare, compose, decline, focus, no_context
 from bot.calibration import Calibration, load_or_fit
 from bot.comparison import split_comparison
+from bot.messages import t
 from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
 from bot.text import Lang, detect_lang
@@ -45,6 +47,11 @@ class Loaded:
     glossary: Glossary
     retriever: Retriever
     calibration: Calibration
+
+    @cached_property
+    def citations(self) -> dialogue.CitationIndex:
+        """How answers cite this glossary's entries, for reading histories back: once per glossary."""
+        return dialogue.CitationIndex(self.glossary.entries)
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,11 @@ class GlossaryBot:
         return self._loaded.calibration
 
     @property
+    def citations(self) -> dialogue.CitationIndex:
+        """How answers cite the glossary served now (built once per load or reload)."""
+        return self._loaded.citations
+
+    @property
     def encoder(self) -> Encoder:
         return self.retriever.encoder
 
@@ -143,9 +155,11 @@ class GlossaryBot:
     def pinned(self) -> GlossaryBot:
         """This bot fixed to the glossary it serves now: answer with it and render with its glossary."""
         loaded = self._loaded
-        return GlossaryBot(
+        view = GlossaryBot(
             loaded.glossary, loaded.retriever, loaded.calibration, self.settings, self.comparisons
         )
+        view._loaded = loaded  # the same Loaded, with its citation index
+        return view
 
     def prepare(self, question: str) -> Query:
         """Drop control and invisible characters and cap the length, remembering to tell the asker."""
@@ -157,11 +171,7 @@ class GlossaryBot:
         lang = detect_lang(text)
         if len(text) > limit or len(head) < len(question):
             text = text[:limit]
-            notice = (
-                f"The question was longer than {limit} characters; only the first {limit} were used."
-                if lang == "en"
-                else f"प्रश्न {limit} अक्षरों से लंबा था; केवल पहले {limit} अक्षर उपयोग किए गए।"
-            )
+            notice = t("truncated", lang, limit=limit)
         return Query(text=text, lang=lang, notice=notice)
 
     def retrieve(self, question: str, k: int | None = None) -> Retrieval:
@@ -196,14 +206,15 @@ class GlossaryBot:
         """Answer one question in its own language (or ``lang``); ``history`` is Gradio's messages list.
 
         A follow-up with no topic of its own ("give me an example", "in Hindi please") is about the
-        entries of an earlier answer, read back from the citations in ``history``.
+        entries of an earlier answer: those its message's ``metadata["entry_ids"]`` lists, or, in a
+        history without them, those read back from its citations.
         """
         return self._answer(self._loaded, question, history or [], lang)
 
     def _answer(self, loaded: Loaded, question: str, history: History, lang: Lang | None) -> Answer:
         glossary = loaded.glossary
         query = self.prepare(question)
-        follow = dialogue.resolve(query.text, history, dialogue.citation_index(glossary.entries))
+        follow = dialogue.resolve(query.text, history, loaded.citations)
         if follow is not None:
             lang = lang or follow.lang or query.lang
             if follow.turn is None:
@@ -216,7 +227,7 @@ class GlossaryBot:
         found = self._retrieve(loaded, query, ANSWER_HITS, named.id if named else None)
         lang = lang or query.lang
         if not found.hits:
-            return decline([], lang, query.notice or _empty_notice(lang))
+            return decline([], lang, query.notice or t("empty_question", lang))
         if found.comparison:
             answer = compare(found.hits, lang, glossary, query.notice)
         elif named is None and found.abstained:
@@ -283,8 +294,3 @@ def _retriever(
         options = options.model_copy(update=settings.fusion_weights)
     return retriever.with_options(options), calibration
 
-
-def _empty_notice(lang: Lang) -> str:
-    if lang == "en":
-        return "Please type a question about an AI/ML training term, e.g. “What is dropout?”"
-    return "कृपया किसी AI/ML प्रशिक्षण शब्द के बारे में प्रश्न लिखें, जैसे “ड्रॉपआउट क्या है?”"

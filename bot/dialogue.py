@@ -2,10 +2,13 @@
 
 "iska example do", "give me an example", "और इसका उपयोग कब करें?", "in Hindi please",
 "tell me more" have no topic of their own: they are about the term of the
-previous answer. That term is read back from the chat history itself (Gradio's
-messages format): each answer cites its entries as ```document`, line N``, and
-the citation index maps that back to an entry id. Nothing is kept on the server,
-so the same history gives the same answer through the app, the API or tests.
+previous answer. That term is read from the chat history itself (Gradio's
+messages format): an answer message whose ``metadata`` carries ``entry_ids``
+(:data:`CITED_KEY`, as the app records them) is taken at its word; one without
+(a history from an API caller, or from before the metadata) is read back from
+its text, where each answer cites its entries as ```document`, line N`` and the
+citation index maps that back to an entry id. Nothing is kept on the server, so
+the same history gives the same answer through the app, the API or tests.
 
 Everything here is a pure function of its arguments.
 """
@@ -17,7 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot.answer import Aspect, Side, citation_key, cited_sources, unescape_md
+from bot.answer import Aspect, citation_key, cited_sources, unescape_md
+from bot.messages import Side
 from bot.text import STOP_WORDS, normalise, strip_scaffolding, tokens
 from glossary import Glossary, GlossaryEntry
 
@@ -55,6 +59,10 @@ FILLER_WORDS = _words(
     दो दीजिए दिखाओ दिखाइए बताओ बताइए बताएं समझाओ समझाइए लिखो करें करना करते कृपया ज़रा थोड़ा
     """
 )
+
+
+#: The key of an answer message's ``metadata`` that lists the ids of the entries it cites.
+CITED_KEY = "entry_ids"
 
 
 @dataclass(frozen=True)
@@ -95,12 +103,28 @@ def is_answer(message: Mapping[str, Any]) -> bool:
     return message.get("role") == "assistant" and not metadata.get("title")
 
 
-def citation_index(entries: Sequence[GlossaryEntry]) -> dict[str, str]:
-    """``document:line`` of each entry, as answers cite it -> its id."""
-    return {citation_key(e.source): e.id for e in entries}
+class CitationIndex(dict[str, str]):
+    """``document:line`` of each entry, as answers cite it -> its id; and the glossary's ids, so that
+    ids recorded in a history before a reload are checked against the glossary served now.
+
+    Build it once per glossary (``GlossaryBot`` keeps one per load), not once per question.
+    """
+
+    def __init__(self, entries: Sequence[GlossaryEntry]) -> None:
+        super().__init__((citation_key(e.source), e.id) for e in entries)
+        self.ids = frozenset(e.id for e in entries)
 
 
-def turns(history: Sequence[Mapping[str, Any]], index: Mapping[str, str]) -> list[Turn]:
+def cited_ids(message: Mapping[str, Any], index: CitationIndex) -> list[str]:
+    """The entries an answer message cites: its ``metadata`` record when it has one, else the
+    citations read back from its text (tolerant: unknown citations and ids are skipped)."""
+    recorded = (message.get("metadata") or {}).get(CITED_KEY)
+    if recorded is not None:
+        return [i for i in recorded if i in index.ids]
+    return [index[c] for c in cited_sources(message_text(message)) if c in index]
+
+
+def turns(history: Sequence[Mapping[str, Any]], index: CitationIndex) -> list[Turn]:
     """Each user question with the entries cited by the answers that followed it."""
     out: list[Turn] = []
     question, position, cited = None, 0, []
@@ -110,13 +134,13 @@ def turns(history: Sequence[Mapping[str, Any]], index: Mapping[str, str]) -> lis
                 out.append(Turn(question, position, tuple(dict.fromkeys(cited))))
             question, position, cited = unescape_md(message_text(message)), i, []
         elif question is not None and is_answer(message):
-            cited += [index[c] for c in cited_sources(message_text(message)) if c in index]
+            cited += cited_ids(message, index)
     if question is not None:
         out.append(Turn(question, position, tuple(dict.fromkeys(cited))))
     return out
 
 
-def turn_at(history: Sequence[Mapping[str, Any]], position: int, index: Mapping[str, str]) -> Turn | None:
+def turn_at(history: Sequence[Mapping[str, Any]], position: int, index: CitationIndex) -> Turn | None:
     """The question (and cited entries) that the message at ``position`` belongs to."""
     before = [t for t in turns(history, index) if t.position <= position]
     return before[-1] if before else None
@@ -141,7 +165,7 @@ def _language_switch(message: str) -> bool:
     return cues is not None and cues[0] is None
 
 
-def resolve(message: str, history: Sequence[Mapping[str, Any]], index: Mapping[str, str]) -> FollowUp | None:
+def resolve(message: str, history: Sequence[Mapping[str, Any]], index: CitationIndex) -> FollowUp | None:
     """The follow-up a message asks for, with the earlier question it refers to (None: a new question).
 
     A language switch ("in Hindi please") re-answers the last question that was not itself a

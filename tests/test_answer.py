@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import answer as ans
-from bot.dialogue import citation_index, named_entry
+from bot.dialogue import CitationIndex, named_entry
 from glossary import load_glossary
 
 
@@ -18,7 +18,7 @@ def glossary():
 
 def _chat(bot, glossary, *questions: str) -> tuple[list[dict], ans.Answer]:
     """Ask questions in turn, keeping the history the app would keep; return it and the last answer."""
-    from app import reply_messages, user_message
+    from ui.callbacks import reply_messages, user_message
 
     history: list[dict] = []
     reply = None
@@ -95,7 +95,7 @@ def test_card_without_usage_or_example_skips_them(glossary):
 
 
 def test_citation_is_read_back_to_the_entry(glossary):
-    index = citation_index(glossary.entries)
+    index = CitationIndex(glossary.entries)
     for entry in glossary.entries:
         for lang in ("en", "hi"):
             assert [index[c] for c in ans.cited_sources(ans.entry_card(entry, lang))] == [entry.id]

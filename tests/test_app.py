@@ -1,4 +1,4 @@
-"""The Gradio app: message building, the /ask and /chat API through gradio_client, and the plain
+"""The Gradio app (ui/): message building, the /ask and /chat API through gradio_client, and the plain
 POST /api/answer route, on 127.0.0.1."""
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-import app
 from bot import cli
+from bot.messages import MESSAGES
+from ui import admission, callbacks
+from ui.serve import serve
 
 pytestmark = pytest.mark.model
 
@@ -32,7 +34,7 @@ def client(bot, settings, tmp_path_factory) -> Iterator:
     config = settings.model_copy(
         update={"port": _free_port(), "feedback_path": tmp_path_factory.mktemp("fb") / "feedback.jsonl"}
     )
-    demo = app.serve(bot, config, prevent_thread_lock=True, quiet=True)
+    demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
     yield Client(f"http://127.0.0.1:{config.port}/", verbose=False, analytics_enabled=False)
     demo.close()
 
@@ -43,7 +45,7 @@ def answer_url(client) -> str:
 
 
 def test_user_message_is_escaped_and_capped():
-    message = app.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
+    message = callbacks.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
     assert message["role"] == "user"
     assert "<" not in message["content"] and "](" not in message["content"].replace("\\]", "")
     assert len(message["content"]) < 80
@@ -51,7 +53,7 @@ def test_user_message_is_escaped_and_capped():
 
 def test_reply_is_the_answer_then_a_titled_sources_block(bot):
     answer = bot.answer("What is gradient clipping?")
-    text, sources = app.reply_messages(answer, bot.glossary)
+    text, sources = callbacks.reply_messages(answer, bot.glossary)
     assert text == {"role": "assistant", "content": answer.text}
     assert sources["metadata"] == {"title": "Sources", "status": "done"}
     assert "Gradient clipping" in sources["content"] and f"{answer.hits[0].score:.2f}" in sources["content"]
@@ -59,13 +61,13 @@ def test_reply_is_the_answer_then_a_titled_sources_block(bot):
 
 def test_hindi_answer_has_a_hindi_sources_title(bot):
     answer = bot.answer("ओवरफिटिंग क्या है?")
-    assert app.reply_messages(answer, bot.glossary)[1]["metadata"]["title"] == "स्रोत · Sources"
+    assert callbacks.reply_messages(answer, bot.glossary)[1]["metadata"]["title"] == "स्रोत · Sources"
 
 
 def test_related_labels_are_in_the_answer_language(bot):
-    english = app.related_labels(bot.answer("What is dropout?"), bot.glossary)
-    hindi = app.related_labels(bot.answer("ड्रॉपआउट क्या है?"), bot.glossary)
-    assert 2 <= len(english) <= app.N_RELATED and len(hindi) == len(english)
+    english = callbacks.related_labels(bot.answer("What is dropout?"), bot.glossary)
+    hindi = callbacks.related_labels(bot.answer("ड्रॉपआउट क्या है?"), bot.glossary)
+    assert 2 <= len(english) <= callbacks.N_RELATED and len(hindi) == len(english)
     assert all(label.isascii() for label in english)
     assert any(not label.isascii() for label in hindi)
 
@@ -87,6 +89,25 @@ def test_chat_api_keeps_history_and_follows_up(client, bot):
     _, history = client.predict("give me an example", history, api_name="/chat")
     example = bot.glossary.get("gradient-clipping").example_en
     assert example in str(history[-2]["content"])
+
+
+def test_chat_follows_up_from_the_recorded_entries_whatever_the_citation_says(client, bot, monkeypatch):
+    """The session records what each answer cites: a reworded citation line, which the history's
+    reader no longer recognises, does not lose the term (through Gradio's round trip of the chat)."""
+    monkeypatch.setitem(MESSAGES, "line", {"en": "row", "hi": "पंक्ति"})
+    _, history = client.predict("What is gradient clipping?", [], api_name="/chat")
+    assert ", row " in str(history[1]["content"])
+    assert bot.answer("give me an example", history).abstained  # the text alone no longer names it
+    _, history = client.predict("give me an example", history, api_name="/chat")
+    assert bot.glossary.get("gradient-clipping").example_en in str(history[-2]["content"])
+
+
+def test_respond_records_the_cited_entries(bot, settings):
+    respond = callbacks.Callbacks(bot, settings).respond
+    _, history, labels, cited = respond("What is dropout?", [], [], {})
+    assert cited == {history[1]["content"]: ["dropout"]}
+    _, history, _, cited = respond("give me an example", history, labels, cited)
+    assert list(cited.values()) == [["dropout"], ["dropout"]] and "Example" in history[-2]["content"]
 
 
 def test_only_ask_and_chat_are_public(client):
@@ -148,7 +169,7 @@ def test_odd_questions_through_the_answer_route_get_an_answer(answer_url, questi
 
 
 def test_gate_turns_callers_away_beyond_its_capacity():
-    gate = app.Gate(workers=1, capacity=1)
+    gate = admission.Gate(workers=1, capacity=1)
     release, inside = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -160,7 +181,7 @@ def test_gate_turns_callers_away_beyond_its_capacity():
         try:
             with gate.slot():
                 return "served"
-        except app.Busy:
+        except admission.Busy:
             return "busy"
 
     with ThreadPoolExecutor(3) as pool:

@@ -16,7 +16,7 @@ def glossary():
 
 @pytest.fixture(scope="module")
 def index(glossary):
-    return dialogue.citation_index(glossary.entries)
+    return dialogue.CitationIndex(glossary.entries)
 
 
 def _history(glossary, *turns: tuple[str, list[str], str]) -> list[dict]:
@@ -130,6 +130,31 @@ def test_citations_in_sources_blocks_are_ignored(glossary, index):
         {"role": "assistant", "content": entry_card(glossary.get("epoch"), "en"), "metadata": {"title": "S"}},
     ]
     assert dialogue.turns(history, index)[0].entry_ids == ()
+
+
+def _answers(history: list[dict], change) -> list[dict]:
+    """The history with ``change`` applied to each answer message (not to the Sources blocks)."""
+    return [change(m) if dialogue.is_answer(m) else m for m in history]
+
+
+def test_recorded_entry_ids_survive_a_reworded_citation(glossary, index):
+    history = _history(glossary, ("What is dropout?", ["dropout"], "en"))
+    reworded = _answers(history, lambda m: {**m, "content": m["content"].replace(", line ", ", row ")})
+    assert dialogue.resolve("give me an example", reworded, index).turn is None  # the text no longer says
+    recorded = _answers(reworded, lambda m: {**m, "metadata": {dialogue.CITED_KEY: ["dropout"]}})
+    follow = dialogue.resolve("give me an example", recorded, index)
+    assert follow.turn is not None and follow.turn.entry_ids == ("dropout",)
+
+
+def test_recorded_entry_ids_come_before_the_text_and_unknown_ones_are_skipped(glossary, index):
+    history = _history(glossary, ("What is dropout?", ["dropout"], "en"))
+    recorded = _answers(history, lambda m: {**m, "metadata": {dialogue.CITED_KEY: ["ghost", "batch"]}})
+    assert dialogue.turns(recorded, index)[0].entry_ids == ("batch",)
+
+
+def test_citation_index_knows_the_glossary_ids(glossary, index):
+    assert index.ids == {e.id for e in glossary.entries}
+    assert set(index.values()) == index.ids
 
 
 def test_turn_at_finds_the_question_of_a_message(glossary, index):

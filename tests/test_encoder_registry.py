@@ -6,7 +6,8 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from bot.cli import EXIT_USAGE, app
+from bot.cli import app
+from bot.exitcodes import ExitCode
 from bot.settings import Settings
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, make_encoder
 from index.errors import EncoderError
@@ -32,7 +33,7 @@ def test_the_cli_lists_the_registry_and_refuses_an_unknown_backend():
     runner = CliRunner()
     assert all(name in runner.invoke(app, ["--help"], terminal_width=200).output for name in BACKENDS)
     refused = runner.invoke(app, ["--backend", "nanoe6", "search", "dropout"])
-    assert refused.exit_code == EXIT_USAGE and all(name in refused.output for name in BACKENDS)
+    assert refused.exit_code == ExitCode.USAGE and all(name in refused.output for name in BACKENDS)
 
 
 def test_make_encoder_refuses_unknown_backends_and_custom_models_elsewhere(tmp_path):

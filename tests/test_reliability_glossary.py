@@ -19,12 +19,13 @@ from pathlib import Path
 import pytest
 
 import app
-from bot import cli
 from bot.core import GlossaryBot
+from bot.exitcodes import ExitCode
 from bot.reload import GlossaryWatcher
 from glossary import GlossaryError, load_glossary
 from tests.factories import user_entry
 from tests.test_glossary_loader import document, write_yaml
+from ui.callbacks import reply_messages
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -127,7 +128,7 @@ def test_app_refuses_to_start_on_a_broken_glossary(tmp_path, monkeypatch, capsys
     monkeypatch.setenv("GLOSSARY_BOT_GLOSSARY_PATHS", json.dumps([name]))
     with pytest.raises(SystemExit) as caught:
         app.main()
-    assert caught.value.code == cli.EXIT_LOAD
+    assert caught.value.code == ExitCode.LOAD
     err = capsys.readouterr().err
     assert err.startswith(f"error: cannot start: {message}") and err.count("\n") == 1, err
 
@@ -138,7 +139,7 @@ def test_app_refuses_an_over_limit_glossary(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GLOSSARY_BOT_MAX_GLOSSARY_ENTRIES", "3")
     with pytest.raises(SystemExit) as caught:
         app.main()
-    assert caught.value.code == cli.EXIT_LOAD and "too many entries" in capsys.readouterr().err
+    assert caught.value.code == ExitCode.LOAD and "too many entries" in capsys.readouterr().err
 
 
 def test_app_process_exits_3_with_one_line_and_no_traceback(tmp_path):
@@ -226,7 +227,7 @@ def test_answers_during_reloads_never_mix_two_glossaries(live):
                 answer = view.answer("What is Wombat rate?")
                 for entry_id in answer.entry_ids + answer.related:
                     view.glossary.get(entry_id)  # rendering reads these back from the same glossary
-                app.reply_messages(answer, view.glossary)
+                reply_messages(answer, view.glossary)
             except Exception as exc:  # any exception at all is the failure being tested for
                 errors.append(repr(exc))
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import regex
 
-from app import reply_messages
 from bot import browse
 from bot.core import GlossaryBot
 from tests.factories import user_entry
 from tests.test_glossary_loader import write_yaml
+from ui.callbacks import reply_messages
 
 pytestmark = pytest.mark.model
 

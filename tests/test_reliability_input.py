@@ -1,7 +1,7 @@
 """Bad questions through every door: bot.answer / bot.search, the Gradio API on 127.0.0.1, the CLI.
 
 Each gets a sensible answer or a clear message and never a traceback; the CLI exits with its
-documented codes (bot/cli.py).
+documented codes (bot/exitcodes.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,11 @@ from typer.testing import CliRunner
 import app
 from bot import cli, feedback
 from bot.core import GlossaryBot
+from bot.exitcodes import ExitCode
 from bot.inputs import scrub
 from tests.load.harness import free_port, serving
+from ui import callbacks
+from ui.layout import build_app
 
 pytestmark = pytest.mark.model
 
@@ -94,7 +97,7 @@ def test_an_invisible_character_does_not_hide_a_follow_up(bot):
     history: list[dict] = []
     for question in ("What is gradient clipping?", "give me an exam\u200bple"):
         answer = bot.answer(question, history)
-        history += [app.user_message(question, 2000), *app.reply_messages(answer, bot.glossary)]
+        history += [callbacks.user_message(question, 2000), *callbacks.reply_messages(answer, bot.glossary)]
     assert answer.text.startswith("### Example: Gradient clipping")
 
 
@@ -224,7 +227,7 @@ def _fn_index(url: str, api_name: str) -> int:
 
 def test_question_box_length_comes_from_settings(bot, settings):
     config = settings.model_copy(update={"max_question_chars": 321})
-    demo = app.build_app(bot, config)
+    demo = build_app(bot, config)
     box = next(c for c in demo.blocks.values() if getattr(c, "elem_id", None) == "question")
     assert box.max_length == 321
 
@@ -267,14 +270,14 @@ def test_cli_internal_error_is_one_line_and_exit_1(monkeypatch):
 
     monkeypatch.setattr(cli, "_bot", lambda **_: Broken())
     result = CliRunner().invoke(cli.app, ["ask", "dropout"])
-    assert result.exit_code == cli.EXIT_INTERNAL
+    assert result.exit_code == ExitCode.INTERNAL
     assert result.stderr.strip() == "error: internal error: ZeroDivisionError: boom (run with -v for details)"
     assert "Traceback" not in result.output
 
 
 def test_cli_usage_error_exits_2():
     result = CliRunner().invoke(cli.app, ["search", "--k", "0", "dropout"])
-    assert result.exit_code == cli.EXIT_USAGE and "Traceback" not in result.output
+    assert result.exit_code == ExitCode.USAGE and "Traceback" not in result.output
 
 
 # --- the app's own exit codes ----------------------------------------------------------------------
@@ -284,7 +287,7 @@ def test_app_with_an_invalid_setting_exits_2(monkeypatch, capsys):
     monkeypatch.setenv("GLOSSARY_BOT_PORT", "not-a-port")
     with pytest.raises(SystemExit) as caught:
         app.main()
-    assert caught.value.code == cli.EXIT_USAGE
+    assert caught.value.code == ExitCode.USAGE
     assert capsys.readouterr().err.startswith("error: invalid setting:")
 
 
@@ -297,8 +300,8 @@ def test_app_on_a_taken_port_exits_5(bot, monkeypatch, capsys):
         taken.listen()
         monkeypatch.setenv("GLOSSARY_BOT_PORT", str(port))
         monkeypatch.setenv("GLOSSARY_BOT_HOST", "127.0.0.1")
-        monkeypatch.setattr(app.GlossaryBot, "load", lambda settings, **_: bot)
+        monkeypatch.setattr(GlossaryBot, "load", lambda settings, **_: bot)
         with pytest.raises(SystemExit) as caught:
             app.main()
-    assert caught.value.code == app.EXIT_SERVE
+    assert caught.value.code == ExitCode.SERVE
     assert capsys.readouterr().err.startswith(f"error: cannot serve on 127.0.0.1:{port}:")

@@ -54,7 +54,7 @@ def _docs_copy(shot: Path, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def server(bot, settings, tmp_path_factory) -> Iterator[tuple[str, Path]]:
-    from app import serve
+    from ui.serve import serve
 
     feedback_path = tmp_path_factory.mktemp("feedback") / "feedback.jsonl"
     config = settings.model_copy(update={"port": _free_port(), "feedback_path": feedback_path})

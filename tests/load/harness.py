@@ -27,7 +27,7 @@ import httpx
 
 from bot.answer import cited_sources, unescape_md
 from bot.comparison import split_comparison
-from bot.dialogue import citation_index, is_answer, message_text, named_entry
+from bot.dialogue import CitationIndex, is_answer, message_text, named_entry
 from glossary import Glossary, GlossaryEntry
 
 #: A session's questions, in turn; ``{en}`` and ``{hi}`` are its term's names.
@@ -55,7 +55,7 @@ def free_port() -> int:
 @contextmanager
 def serving(bot, settings, **updates) -> Iterator[tuple[str, object]]:
     """The app for ``bot`` on a free loopback port (``updates`` override settings); yields (url, settings)."""
-    from app import serve
+    from ui.serve import serve
 
     config = settings.model_copy(update={"host": "127.0.0.1", "port": free_port(), **updates})
     demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
@@ -149,7 +149,8 @@ class AppSession:
 
     def chat(self, question: str) -> list[dict]:
         """Ask; returns the new messages (question, answer, sources) after checking the history."""
-        box, history, _ = self.call("chat", [question, self.history, None])  # None: the server-side state
+        # None: the server-side states (related-term labels, cited entries)
+        box, history, *_ = self.call("chat", [question, self.history, None, None])
         if box != "" or history[: len(self.history)] != self.history:
             raise RuntimeError(f"history came back changed for {question!r}")
         new = history[len(self.history) :]
@@ -157,7 +158,7 @@ class AppSession:
         return new
 
     def vote(self, position: int, liked: bool) -> None:
-        self.call("on_vote", [self.history, "en"], {"index": position, "value": None, "liked": liked})
+        self.call("vote", [self.history, None, "en"], {"index": position, "value": None, "liked": liked})
 
 
 def endpoints(url: str) -> dict[str, tuple[int, int | None]]:
@@ -206,7 +207,7 @@ def run_load(url: str, glossary: Glossary, sessions: int, questions: int, vote_e
     pool = [e for e in glossary.entries if askable(e, glossary)]
     chosen = [pool[i % len(pool)] for i in range(sessions)]
     ends = endpoints(url)
-    index = citation_index(glossary.entries)
+    index = CitationIndex(glossary.entries)
     report = Report(sessions, questions)
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=sessions) as executor:

@@ -37,7 +37,7 @@ def test_the_checker_catches_an_answer_about_another_term(app_url, bot):
     url, _ = app_url
     first, second = [e for e in bot.glossary.entries if harness.askable(e, bot.glossary)][:2]
     report = harness.Report(sessions=1, questions=2)
-    index = harness.citation_index(bot.glossary.entries)
+    index = harness.CitationIndex(bot.glossary.entries)
     questions = harness.questions_for(first, 2)
     harness.run_session(url, harness.endpoints(url), second, questions, 0, report, index)
     assert len(report.errors) == 2 and all(f"not {second.id}" in e for e in report.errors)

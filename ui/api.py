@@ -1,0 +1,60 @@
+"""``POST /api/answer``: the answer as JSON for programs, a plain route beside Gradio's queue.
+
+Off the queue there is no event stream and no per-event bookkeeping, so a program's question costs
+about what ``bot.answer`` costs (benchmarks/RESULTS.md, "Over HTTP"). The request and reply models
+live here with the route: they are its documented contract (``/docs``).
+"""
+
+from __future__ import annotations
+
+from fastapi import HTTPException, Response
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, Field
+
+from bot.answer import Citation
+from bot.core import GlossaryBot
+from bot.inputs import as_question
+from bot.settings import Settings
+from bot.text import Lang
+from ui.admission import Busy, Gate
+
+
+class AskBody(BaseModel):
+    """Body of ``POST /api/answer``."""
+
+    question: str = Field(description="The question, in Hindi, English or Hinglish.")
+    lang: Lang | None = Field(default=None, description="Answer language; null = the question's.")
+
+
+class ApiAnswer(BaseModel):
+    """Reply of ``POST /api/answer``: the answer's text and where each part came from."""
+
+    text: str = Field(description="The answer as markdown (the same text as the chat and the CLI).")
+    lang: Lang
+    abstained: bool = Field(description="True when the glossary does not cover the question.")
+    citations: list[Citation]
+    related: list[str] = Field(description="Entry ids offered as follow-up questions.")
+    notice: str | None
+
+
+#: The Answer fields ``/api/answer`` returns (the hits' full entries would be most of the bytes).
+_API_FIELDS = set(ApiAnswer.model_fields)
+
+
+def api_routes(bot: GlossaryBot, settings: Settings) -> list[APIRoute]:
+    """``POST /api/answer``, admitted by a :class:`Gate` sized by the same settings as Gradio's queue."""
+    gate = Gate(settings.concurrency_limit, settings.queue_max_size)
+
+    def answer(body: AskBody) -> Response:
+        """Answer one question with citations."""
+        try:
+            with gate.slot():
+                found = bot.answer(as_question(body.question), lang=body.lang)
+        except Busy:
+            raise HTTPException(
+                503, f"busy: {gate.capacity} questions are waiting; try again shortly", {"Retry-After": "1"}
+            ) from None
+        # Serialised straight from the Answer: FastAPI would otherwise validate it again as ApiAnswer.
+        return Response(found.model_dump_json(include=_API_FIELDS), media_type="application/json")
+
+    return [APIRoute("/api/answer", answer, methods=["POST"], response_model=ApiAnswer)]

@@ -1,0 +1,73 @@
+"""Starting the app: build, queue and launch it, or refuse to start with one line and an exit code.
+
+It refuses, with no traceback, when a setting is invalid (``ExitCode.USAGE``), when the glossary,
+model or index cannot be loaded (``ExitCode.LOAD``, as the CLI), or when it cannot listen on the
+configured address (``ExitCode.SERVE``). A user glossary is watched while serving
+(``reload_interval_s``): an edit is swapped in once it loads; a broken edit is logged and the last
+good glossary stays in service.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import NoReturn
+
+import gradio as gr
+from pydantic import ValidationError
+
+from bot.core import GlossaryBot
+from bot.exitcodes import ExitCode
+from bot.reload import GlossaryWatcher
+from bot.settings import Settings
+from glossary import GlossaryError
+from index.errors import IndexLayerError
+from ui.api import api_routes
+from ui.layout import CSS, THEME, build_app
+
+
+def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
+    """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks).
+
+    The queue holds at most ``queue_max_size`` requests (a caller beyond that is told it is full) and
+    works on ``concurrency_limit`` requests of each kind at a time, so one busy client cannot
+    make the others wait without bound.
+    """
+    demo = build_app(bot, settings)
+    demo.queue(default_concurrency_limit=settings.concurrency_limit, max_size=settings.queue_max_size)
+    demo.launch(
+        server_name=settings.host,
+        server_port=settings.port,
+        share=False,
+        show_error=False,
+        css=CSS,
+        theme=THEME,
+        app_kwargs={"routes": api_routes(bot, settings)},  # first in the router, before Gradio's own
+        **launch,
+    )
+    return demo
+
+
+def _refuse(message: str, code: ExitCode) -> NoReturn:
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def main() -> None:
+    """Load the configured bot, watch its glossary and serve until stopped (``python app.py``)."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for ours in ("bot", "index"):  # reloads, model conversion, index builds; libraries stay quiet
+        logging.getLogger(ours).setLevel(logging.INFO)
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        _refuse(f"invalid setting: {exc}", ExitCode.USAGE)
+    try:
+        bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
+    except (GlossaryError, IndexLayerError, OSError) as exc:
+        _refuse(f"cannot start: {exc}", ExitCode.LOAD)
+    GlossaryWatcher.start_for(bot)
+    try:
+        serve(bot, settings)
+    except OSError as exc:
+        _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
