@@ -10,7 +10,7 @@ export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install browser prepare run test lint eval bench-load bench bench-scale clean
+.PHONY: install browser prepare run test lint eval default-calibration bench-load bench bench-scale clean
 
 install: $(STAMP)
 
@@ -44,6 +44,11 @@ test: install browser
 
 eval: prepare
 	$(BIN)/glossary-bot eval ../shared/eval/dev.jsonl --compare
+
+# The calibration small glossaries get (bot/calibration.py MIN_ENTRIES_TO_FIT): fitted on the bundled
+# glossary without its project-written paraphrases and aliases.
+default-calibration: install
+	$(BIN)/glossary-bot --no-extras calibrate --save bot/data/default_calibration.json
 
 # 50 concurrent chat sessions x 20 questions against the app on 127.0.0.1 (RELIABILITY.md, "Load").
 bench-load: prepare

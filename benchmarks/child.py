@@ -32,6 +32,7 @@ STACK = (
     "yaml",
     "tqdm",
     "filelock",
+    "stopwordsiso",
 )
 
 

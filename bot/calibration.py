@@ -47,6 +47,11 @@ WEIGHT_GRID: dict[str, tuple[float | int, ...]] = {
 FEATURES = ("similarity", "best_similarity", "margin", "score", "unknown_share", "name_cover", "bm25_z")
 #: Inverse regularisation of the logistic models: a few hundred pseudo-questions, seven features.
 _C = 1.0
+#: A glossary with fewer entries cannot question itself usefully (each view must keep most of it):
+#: it gets the shipped calibration, fitted the same way on the bundled glossary without its
+#: project-written extras (``make default-calibration`` remakes it).
+MIN_ENTRIES_TO_FIT = 24
+DEFAULT_PATH = Path(__file__).parent / "data" / "default_calibration.json"
 
 
 def features(ranking: Ranking) -> np.ndarray:
@@ -136,9 +141,15 @@ class _Asked:
     target: int | None  # position of the question's entry among its view's entries
 
 
+def shipped() -> Calibration:
+    return Calibration.model_validate_json(DEFAULT_PATH.read_bytes())
+
+
 def fit(retriever: Retriever, progress: bool = False) -> Calibration:
     """Fit weights, decision and confidence for ``retriever``'s glossary (encodes the pseudo-questions)."""
     entries = retriever.entries
+    if len(entries) < MIN_ENTRIES_TO_FIT:
+        return shipped()
     views, questions = views_and_questions(entries)
     if progress:
         log.warning("calibrating on %d pseudo-questions", len(questions))

@@ -169,10 +169,16 @@ def prepare() -> None:
 
 
 @app.command()
-def calibrate() -> None:
+def calibrate(
+    save: Annotated[Path | None, typer.Option(help="Also write the fitted calibration (JSON) here.")] = None,
+) -> None:
     """Show what was fitted to this glossary: weights, the answer-or-decline threshold and its trade-off."""
+    from glossary.files import atomic_write
+
     bot = _bot(progress=True)
     c = bot.calibration
+    if save is not None:
+        atomic_write(save, (c.model_dump_json(indent=1) + "\n").encode())
     weights = c.options.model_dump(include={"dense", "paraphrase", "bm25", "name", "dense_fields"})
     typer.echo(f"pseudo-questions: {sum(c.questions.values())} " + str(c.questions))
     typer.echo(f"fitted weights: {weights}")

@@ -17,7 +17,7 @@ from bot.comparison import split_comparison
 from bot.messages import t
 from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
-from bot.text import Lang, detect_lang
+from bot.text import Lang, content_tokens, detect_lang
 from glossary import Glossary, load_glossary
 from index.encoders import CachedEncoder, Encoder, make_encoder
 from index.passages import RECIPE, glossary_passages
@@ -31,6 +31,8 @@ SIDE_NAME_MATCH = 0.5
 #: Hits an answer reads: a comparison's two sides, then up to MAX_RELATED follow-ups after them
 #: (a single-entry answer needs one fewer; it shows 3 of them as sources).
 ANSWER_HITS = 2 + MAX_RELATED
+#: Hits ranked at least, whatever ``k``: a comparison's two sides plus one to fall back on.
+MIN_RANKED = 3
 #: What ``prepare`` does with characters by Unicode category: line breaks and other controls become
 #: spaces; invisible format characters (zero-width, bidi controls, BOM, soft hyphen) and lone
 #: surrogates are dropped, so "drop\u200bout" is "dropout".
@@ -187,7 +189,7 @@ class GlossaryBot:
             return Retrieval(query, [], True, False, 0.0)
         retriever, calibration = loaded.retriever, loaded.calibration
         ranking = retriever.rank(query.text)
-        hits = retriever.hits(ranking, max(k, 3), first)
+        hits = retriever.hits(ranking, max(k, MIN_RANKED), first)
         pair = self._comparison_hits(retriever, query.text)
         if pair:
             rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
@@ -195,7 +197,9 @@ class GlossaryBot:
         threshold = self.settings.min_answer_probability
         if threshold is None:
             threshold = calibration.threshold
-        abstained = pair is None and calibration.answer_probability(ranking) < threshold
+        # A question whose only words are numbers or scaffolding ("12345", "what is it?") names no topic.
+        topical = any(ch.isalpha() for word in content_tokens(query.text) for ch in word)
+        abstained = pair is None and (not topical or calibration.answer_probability(ranking) < threshold)
         return Retrieval(query, hits[:k], abstained, pair is not None, calibration.confidence(ranking))
 
     def search(self, question: str, k: int | None = None) -> list[Hit]:

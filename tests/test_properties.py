@@ -75,7 +75,7 @@ def test_cli_json_always_parses(runner, question):
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     assert record["query"] == scrub(question) and len(record["results"]) <= 3
-    assert set(record) == {"query", "abstained", "results"}
+    assert set(record) == {"query", "abstained", "confidence", "results"}
 
 
 def test_cli_json_from_a_real_process(cache_dir):
