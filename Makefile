@@ -42,8 +42,17 @@ test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q
 
-eval: prepare
-	$(BIN)/glossary-bot eval ../shared/eval/dev.jsonl --compare
+# Both dev sets with ablations: the bundled glossary (with and without its project-written paraphrases
+# and aliases) and the foreign CNCF glossary loaded as it is; one summary table at the end.
+EVAL_DIR := ../shared/eval
+FOREIGN := $(EVAL_DIR)/foreign/cncf-hi
+eval: install
+	mkdir -p .cache/eval
+	$(BIN)/glossary-bot eval $(EVAL_DIR)/dev.jsonl --compare --save .cache/eval/bundled.json
+	$(BIN)/glossary-bot --no-extras eval $(EVAL_DIR)/dev.jsonl --compare --save .cache/eval/bundled-no-extras.json
+	$(BIN)/glossary-bot --glossary $(FOREIGN)/glossary.yaml eval $(FOREIGN)/queries.jsonl --compare \
+		--save .cache/eval/cncf-hi.json
+	$(BIN)/glossary-bot summary .cache/eval/bundled.json .cache/eval/bundled-no-extras.json .cache/eval/cncf-hi.json
 
 # The calibration small glossaries get (bot/calibration.py MIN_ENTRIES_TO_FIT): fitted on the bundled
 # glossary without its project-written paraphrases and aliases.

@@ -11,7 +11,8 @@ written by hand for any glossary. Three things are fitted:
    at least ``threshold``, the lowest value that still answers ``1 - MAX_WRONGLY_DECLINED`` of the
    in-scope pseudo-questions;
 3. ``P(first entry is right)``: the same features, trained on whether the pseudo-question's own
-   entry came first (out-of-scope ones never do). This is ``Answer.confidence``.
+   entry came first (out-of-scope ones never do), with the field questions asked both of a view
+   without their field and of the whole glossary. This is ``Answer.confidence``.
 
 The features never read the project-written paraphrase channel, so decisions hold for a user's
 glossary, which has none. scikit-learn is imported only while fitting: serving is a dot product.
@@ -22,20 +23,20 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bot.pseudo import PseudoQuestion, View, views_and_questions
+from bot.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
 from bot.retrieval import PARAPHRASE, Ranking, RetrievalOptions, Retriever, Signals, fuse
 from glossary.files import atomic_write
 
 log = logging.getLogger(__name__)
 
 #: Bump when pseudo-questions, features or fitting change: saved calibrations are then refitted.
-VERSION = 1
+VERSION = 2
 #: Share of in-scope pseudo-questions the fitted threshold may decline.
 MAX_WRONGLY_DECLINED = 0.02
 #: Fusion weights tried; the default options' values are among them.
@@ -156,13 +157,14 @@ def fit(retriever: Retriever, progress: bool = False) -> Calibration:
     vectors = retriever.encode([q.text for q in questions])
     asked = _ask(retriever, views, questions, vectors)
     options = _best_options(retriever.options, asked)
-    rankings = [fuse(a.signals, options) for a in asked]
-    x = np.stack([features(r) for r in rankings])
-    inside = np.array([a.target is not None for a in asked])
-    right = np.array(
-        [a.target is not None and r.top == a.target for a, r in zip(asked, rankings, strict=True)]
-    )
+    x, inside, right = _labelled(asked, options)
     in_scope = Logistic.fit(x, inside.astype(int))
+    # How close a real description comes to the glossary's wording lies between a field asked of a
+    # view without it (above) and the field asked verbatim: confidence learns from both.
+    whole = View(len(views), frozenset(), {})
+    again = [replace(q, fold=whole.fold) for q in questions if q.kind in REWORDED]
+    verbatim = _ask(retriever, [whole], again, retriever.encode([q.text for q in again]))
+    xv, _, right_v = _labelled(verbatim, options)
     p_in = np.array([in_scope.probability(row) for row in x])
     threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
     kinds: dict[str, int] = {}
@@ -171,13 +173,26 @@ def fit(retriever: Retriever, progress: bool = False) -> Calibration:
     return Calibration(
         options=options,
         in_scope=in_scope,
-        correct=Logistic.fit(x, right.astype(int)),
+        correct=Logistic.fit(np.vstack([x, xv]), np.concatenate([right, right_v]).astype(int)),
         threshold=threshold,
         questions=kinds,
         pseudo_mrr=_mrr(asked, options),
         pseudo_recall_at_1=float(right[inside].mean()) if inside.any() else 0.0,
         trade_off=_trade_off(p_in, inside),
     )
+
+
+def _labelled(
+    asked: Sequence[_Asked], options: RetrievalOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features of each question's ranking, whether it is in scope, whether its entry came first."""
+    rankings = [fuse(a.signals, options) for a in asked]
+    x = np.stack([features(r) for r in rankings])
+    inside = np.array([a.target is not None for a in asked])
+    right = np.array(
+        [a.target is not None and r.top == a.target for a, r in zip(asked, rankings, strict=True)]
+    )
+    return x, inside, right
 
 
 def _ask(

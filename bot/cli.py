@@ -206,8 +206,11 @@ def evaluate(
     compare: Annotated[bool, typer.Option(help="Also run dense-only, lexical-only and ablations.")] = False,
     misses: Annotated[int, typer.Option(help="How many worst misses to list.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print metrics as JSON.")] = False,
+    save: Annotated[
+        Path | None, typer.Option(help="Also write the full pipeline's metrics as JSON here (for `summary`).")
+    ] = None,
 ) -> None:
-    """Recall@1, Recall@5, MRR and abstention figures, overall and per lang and style."""
+    """Recall@1, Recall@5, MRR, abstention and calibration figures, overall and per lang and style."""
     from bot import evaluation
     from bot.variants import VARIANTS, variant_bot
 
@@ -221,6 +224,10 @@ def evaluate(
     for name in names:
         outcomes[name] = evaluation.run(items, evaluation.retrieve_with(variant_bot(bot, name)))
         results[name] = evaluation.grouped(outcomes[name])
+    if save is not None:
+        from glossary.files import atomic_write
+
+        atomic_write(save, evaluation.to_json({"full": results["full"]}).encode())
     if as_json:
         typer.echo(evaluation.to_json(results))
         return
@@ -229,6 +236,20 @@ def evaluate(
     typer.echo(f"Worst misses of the full pipeline (up to {misses}):")
     for o in evaluation.worst_misses(outcomes["full"], misses):
         typer.echo(evaluation.describe_miss(o))
+
+
+@app.command()
+def summary(
+    files: Annotated[list[Path], typer.Argument(help="Metrics saved by `eval --save`; named by file stem.")],
+) -> None:
+    """One table of the full pipeline over several evaluations (what `make eval` ends with)."""
+    from bot import evaluation
+
+    try:
+        results = {f.stem: evaluation.from_json(f.read_bytes())["full"] for f in files}
+    except (OSError, ValueError, KeyError) as exc:
+        _fail(f"cannot read saved metrics: {exc}", ExitCode.INPUT)
+    typer.echo(evaluation.table(results))
 
 
 if __name__ == "__main__":

@@ -173,16 +173,22 @@ def _fmt(value: float | None) -> str:
     return "   -" if value is None else f"{value:.3f}"
 
 
+_NO_QUESTIONS = Metrics(
+    n_in=0, n_out=0, recall_at_1=None, recall_at_5=None, mrr=None, out_abstained=None, in_abstained=None
+)
+
+
 def table(results: dict[str, dict[str, Metrics]]) -> str:
     """Side-by-side table: one row per group, one column block per variant."""
     variants = list(results)
     head = f"{'group':<22}" + "".join(f" | {v[:33]:^33}" for v in variants)
     sub = f"{'':<22}" + " | R@1   R@5   MRR   OOS↓  IN↓   ECE  " * len(variants)
     lines = [head, sub, "-" * len(sub)]
-    for group in results[variants[0]]:
+    groups = list(dict.fromkeys(g for r in results.values() for g in r))  # evaluations may differ in groups
+    for group in groups:
         row = f"{group:<22}"
         for v in variants:
-            m = results[v][group]
+            m = results[v].get(group, _NO_QUESTIONS)
             row += " | " + " ".join(
                 _fmt(x)[:5]
                 for x in (m.recall_at_1, m.recall_at_5, m.mrr, m.out_abstained, m.in_abstained, m.ece)
@@ -204,3 +210,9 @@ def describe_miss(o: Outcome) -> str:
 
 def to_json(results: dict[str, dict[str, Metrics]]) -> str:
     return json.dumps({v: {g: m.model_dump() for g, m in r.items()} for v, r in results.items()}, indent=1)
+
+
+def from_json(data: bytes) -> dict[str, dict[str, Metrics]]:
+    """The inverse of :func:`to_json`."""
+    raw = json.loads(data)
+    return {v: {g: Metrics.model_validate(m) for g, m in r.items()} for v, r in raw.items()}

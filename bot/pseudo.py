@@ -36,6 +36,8 @@ from glossary import GlossaryEntry
 from glossary.yamlio import load_yaml
 
 Kind = Literal["name", "field", "romanized", "held-out", "off-topic"]
+#: Kinds made of an entry's own sentences (the others are names or out of scope).
+REWORDED = ("field", "romanized")
 OFF_TOPIC_PATH = Path(__file__).parent / "data" / "off_topic.yaml"
 #: Views of the glossary; each hides one field of a quarter of the entries.
 FOLDS = 4

@@ -3,7 +3,8 @@
 The bundled glossary (with and without its project-written paraphrases and aliases) and the
 foreign CNCF glossary, loaded as it is. Floors are the figures reached when this test was
 written (README, "How retrieval works") minus 0.02 overall and 0.05 per language (one question
-moves a language group by 3-10 points); abstention floors likewise.
+moves a language group by 3-10 points); abstention floors likewise, and the confidence's
+expected calibration error may grow by at most 0.05.
 """
 
 from __future__ import annotations
@@ -87,8 +88,9 @@ def test_recall_at_1_floor(results, glossary_set, group):
 def test_recall_at_5_and_abstention(results, glossary_set):
     if glossary_set not in results:
         pytest.skip(f"{CNCF} is not present")
-    recall5, out_declined, in_declined = REACHED_OTHER[glossary_set]
+    recall5, out_declined, in_declined, ece = REACHED_OTHER[glossary_set]
     overall = results[glossary_set]["overall"]
     assert overall.recall_at_5 >= recall5 - 0.02
     assert overall.out_abstained >= out_declined - 0.05
     assert overall.in_abstained <= in_declined + 0.02
+    assert overall.ece <= ece + 0.05

@@ -1,0 +1,150 @@
+"""Pseudo-questions and calibration mechanics with a small fake encoder (no quality claims here:
+the real-model figures are in test_retrieval_quality.py)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from bot import calibration, evaluation, pseudo
+from bot.retrieval import Retriever
+from bot.text import tokens
+from glossary import load_glossary
+from index.passages import glossary_passages
+from index.store import VectorIndex
+
+
+class HashEncoder:
+    """Deterministic pseudo-random unit vectors per text: enough to exercise every code path."""
+
+    id = "hash"
+    dim = 8
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        self.calls += 1
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            rng = np.random.default_rng(int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big"))
+            v = rng.standard_normal(self.dim)
+            out[i] = v / np.linalg.norm(v)
+        return out
+
+    encode_queries = encode_passages = _encode
+
+
+@pytest.fixture(scope="module")
+def entries():
+    return list(load_glossary().entries)
+
+
+@pytest.fixture(scope="module")
+def retriever(entries) -> Retriever:
+    encoder = HashEncoder()
+    vectors = VectorIndex.build(glossary_passages(entries), encoder, "h", "r")
+    return Retriever(entries, encoder, vectors)
+
+
+def test_pseudo_questions_are_deterministic_and_labelled(entries):
+    views, questions = pseudo.views_and_questions(entries)
+    again = pseudo.views_and_questions(entries)[1]
+    assert questions == again
+    assert len(views) == pseudo.FOLDS
+    kinds = {q.kind for q in questions}
+    assert kinds == {"name", "field", "romanized", "held-out", "off-topic"}
+    for q in questions:
+        assert (q.entry_id is None) == (q.kind in ("held-out", "off-topic"))
+
+
+def test_a_view_hides_the_field_its_question_comes_from(entries):
+    views, _ = pseudo.views_and_questions(entries)
+    by_id = {e.id: e for e in entries}
+    for view in views:
+        shown = {e.id: e for e in view.entries(entries)}
+        assert not set(shown) & view.held_out
+        for entry_id, field in view.hidden.items():
+            assert getattr(shown[entry_id], field) == ""
+            assert getattr(by_id[entry_id], field)  # the glossary itself is untouched
+            assert view.hides(entry_id, field) and not view.hides(entry_id, "names")
+
+
+def test_field_questions_do_not_name_their_entry(entries):
+    by_id = {e.id: e for e in entries}
+    for q in pseudo.views_and_questions(entries)[1]:
+        if q.kind != "field" or q.entry_id is None:
+            continue
+        e = by_id[q.entry_id]
+        name_words = {t for n in (e.term, e.term_en, e.term_hi, *e.aliases) for t in tokens(n)}
+        assert not set(tokens(q.text)) & name_words, q
+
+
+def test_features_never_read_the_paraphrase_channel(retriever):
+    with_para = retriever.rank("what is dropout")
+    without = retriever.with_options(retriever.options.model_copy(update={"paraphrase": 0.0})).rank(
+        "what is dropout"
+    )
+    assert np.allclose(calibration.features(with_para), calibration.features(without))
+
+
+def test_logistic_model_probabilities():
+    x = np.array([[0.0], [1.0], [2.0], [3.0]])
+    model = calibration.Logistic.fit(x, np.array([0, 0, 1, 1]))
+    low, high = model.probability(np.array([0.0])), model.probability(np.array([3.0]))
+    assert 0 < low < 0.5 < high < 1
+    constant = calibration.Logistic.fit(x, np.array([1, 1, 1, 1]))
+    assert constant.probability(np.array([5.0])) == 0.5
+
+
+def test_fit_is_saved_and_reused(retriever, tmp_path):
+    encoder = retriever.encoder
+    fitted = calibration.load_or_fit(tmp_path, "key", retriever)
+    assert 0 <= fitted.threshold <= 1
+    for name, grid in calibration.WEIGHT_GRID.items():
+        assert getattr(fitted.options, name) in grid
+    calls = encoder.calls
+    again = calibration.load_or_fit(tmp_path, "key", retriever)
+    assert again == fitted and encoder.calls == calls  # read back, nothing encoded
+
+
+def test_a_damaged_saved_fit_is_refitted(retriever, tmp_path):
+    calibration.calibration_path(tmp_path, "key").write_text("{not json")
+    assert calibration.load_or_fit(tmp_path, "key", retriever).version == calibration.VERSION
+
+
+def test_a_small_glossary_gets_the_shipped_calibration(entries):
+    few = entries[: calibration.MIN_ENTRIES_TO_FIT - 1]
+    encoder = HashEncoder()
+    small = Retriever(few, encoder, VectorIndex.build(glossary_passages(few), encoder, "h", "r"))
+    built = encoder.calls
+    assert calibration.fit(small) == calibration.shipped()
+    assert encoder.calls == built  # no pseudo-question was encoded
+
+
+def test_expected_calibration_error():
+    def outcome(conf: float, right: bool) -> evaluation.Outcome:
+        item = evaluation.EvalItem(query="q", expected=["A"])
+        return evaluation.Outcome(
+            item=item, ranked_terms=["A" if right else "B"], abstained=False, confidence=conf
+        )
+
+    perfect = [outcome(1.0, True), outcome(0.0, False)]
+    assert evaluation.expected_calibration_error(perfect) == 0.0
+    overconfident = [outcome(0.9, False), outcome(0.9, False)]
+    assert evaluation.expected_calibration_error(overconfident) == pytest.approx(0.9)
+
+
+def test_saved_metrics_round_trip():
+    outcomes = [
+        evaluation.Outcome(
+            item=evaluation.EvalItem(query="q", lang="en", expected=["A"]),
+            ranked_terms=["A"],
+            abstained=False,
+            confidence=0.8,
+        )
+    ]
+    results = {"full": evaluation.grouped(outcomes)}
+    assert evaluation.from_json(evaluation.to_json(results).encode()) == results
