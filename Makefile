@@ -40,6 +40,7 @@ run: install
 
 test: install browser
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest -q
 
 eval: prepare
@@ -63,4 +64,4 @@ bench-scale: install
 	$(PY) -m benchmarks --scale-only
 
 clean:
-	rm -rf $(VENV) .cache .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) .cache .pytest_cache .ruff_cache .mypy_cache *.egg-info

@@ -15,6 +15,7 @@ an API caller, is read back from its citations by ``bot.dialogue``.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import gradio as gr
 
@@ -41,7 +42,7 @@ def user_message(question: str, limit: int) -> dict:
 
 def reply_messages(answer: Answer, glossary: Glossary) -> list[dict]:
     """The answer (the same text as the CLI and ``/ask``), then a collapsible Sources block."""
-    messages = [{"role": "assistant", "content": answer.text}]
+    messages: list[dict[str, Any]] = [{"role": "assistant", "content": answer.text}]
     if answer.citations or answer.hits:
         messages.append(
             {
