@@ -31,6 +31,8 @@ browser:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-core; \
 	fi
 
+# Convert the model and build the index, each only if missing or stale: the CLI command `prepare`
+# (GlossaryBot.prepare is another thing: it cleans one question).
 prepare: install
 	$(BIN)/glossary-bot prepare
 
