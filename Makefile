@@ -31,6 +31,8 @@ browser:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-core; \
 	fi
 
+# Convert the model and build the index, each only if missing or stale: the CLI command `prepare`
+# (GlossaryBot.prepare is another thing: it cleans one question).
 prepare: install
 	$(BIN)/glossary-bot prepare
 
@@ -40,6 +42,7 @@ run: install
 
 test: install browser
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest -q
 
 # Both dev sets with ablations: the bundled glossary (with and without its project-written paraphrases
@@ -72,4 +75,4 @@ bench-scale: install
 	$(PY) -m benchmarks --scale-only
 
 clean:
-	rm -rf $(VENV) .cache .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) .cache .pytest_cache .ruff_cache .mypy_cache *.egg-info

@@ -24,6 +24,13 @@ Aspect = Literal["example", "usage", "more"]
 
 #: How many related terms an answer offers as follow-ups.
 MAX_RELATED = 4
+#: Hits a single-entry answer keeps (its sources block): the answer's entry and the two nearest, enough
+#: to show what else was close without burying the answer.
+ANSWER_SOURCES = 3
+#: A comparison ("X vs Y") sets its first this many hits side by side.
+COMPARISON_SIDES = 2
+#: Hits a comparison keeps (its sources block): its two sides and the two nearest after them.
+COMPARISON_SOURCES = COMPARISON_SIDES + 2
 
 _MD_SPECIAL = regex.compile(r"([\\`*_\[\]|~#])")
 _MD_ESCAPED = regex.compile(r"\\([\\`*_\[\]|~#])")
@@ -319,19 +326,24 @@ def compose(hits: Sequence[Hit], lang: Lang, glossary: Glossary, notice: str | N
     """The card of the best hit; the following hits are listed as nearby sources and follow-ups."""
     best, nearby = hits[0].entry, hits[1:]
     return _answer(
-        [entry_card(best, lang)], [best], lang, hits[:3], suggest([best], nearby, glossary), notice
+        [entry_card(best, lang)],
+        [best],
+        lang,
+        hits[:ANSWER_SOURCES],
+        suggest([best], nearby, glossary),
+        notice,
     )
 
 
 def compare(hits: Sequence[Hit], lang: Lang, glossary: Glossary, notice: str | None = None) -> Answer:
     """The first two hits side by side (the two sides of an "X vs Y" question)."""
-    sides = [h.entry for h in hits[:2]]
+    sides = [h.entry for h in hits[:COMPARISON_SIDES]]
     return _answer(
         [comparison_card(sides, lang, glossary)],
         sides,
         lang,
-        hits[:4],
-        suggest(sides, hits[2:], glossary),
+        hits[:COMPARISON_SOURCES],
+        suggest(sides, hits[COMPARISON_SIDES:], glossary),
         notice,
     )
 

@@ -127,7 +127,8 @@ def cited_ids(message: Mapping[str, Any], index: CitationIndex) -> list[str]:
 def turns(history: Sequence[Mapping[str, Any]], index: CitationIndex) -> list[Turn]:
     """Each user question with the entries cited by the answers that followed it."""
     out: list[Turn] = []
-    question, position, cited = None, 0, []
+    cited: list[str] = []
+    question, position = None, 0
     for i, message in enumerate(history):
         if message.get("role") == "user":
             if question is not None:

@@ -14,6 +14,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
+from index.ann import DEFAULT_THRESHOLD
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
 
 
@@ -61,7 +62,7 @@ class Settings(BaseSettings):
     )
     threads: int = Field(default=1, ge=1, description="torch / FAISS / OpenMP threads for serving.")
     ann_threshold: int = Field(
-        default=50_000,
+        default=DEFAULT_THRESHOLD,
         ge=1,
         description="Vector count from which the index is approximate (FAISS IVF) instead of exact: "
         "a flat scan of 1M vectors reads 1.5 GB per query. Changing it rebuilds a saved index "

@@ -92,7 +92,7 @@ class GlossaryEntry(_Strict):
     @classmethod
     def _translation_has_source(cls, value: str | None, info: ValidationInfo) -> str | None:
         # The Hindi field is declared first, so it is in info.data unless it failed validation itself.
-        source = f"{info.field_name.removesuffix('_en')}_hi"
+        source = f"{(info.field_name or '').removesuffix('_en')}_hi"
         if value is not None and source in info.data and info.data[source] is None:
             raise ValueError(f"translates {source}, which is not set; add {source} or remove this field")
         return value

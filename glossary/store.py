@@ -69,7 +69,7 @@ class Glossary:
     def without_project_extras(self) -> Glossary:
         """The same glossary without project-written paraphrases and aliases: what retrieval has to
         work with for a user's file, so the bundled glossary can be measured that way too."""
-        bare = {"paraphrases": [], "aliases": []}
+        bare: dict[str, list[str]] = {"paraphrases": [], "aliases": []}
         return Glossary(
             [
                 d.model_copy(update={"entries": [e.model_copy(update=bare) for e in d.entries]})

@@ -23,7 +23,10 @@ PARSE_FORMAT = "1"
 PARSED_FILE = "parsed.json"
 
 # The C parser (when PyYAML was built with libyaml) is ~10x faster; construction stays in Python either way.
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+try:
+    from yaml import CSafeLoader as _SafeLoader
+except ImportError:  # PyYAML built without libyaml
+    from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
 
 
 class _UniqueKeyLoader(_SafeLoader):

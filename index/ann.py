@@ -54,6 +54,7 @@ def make_index(vectors: np.ndarray, threshold: int = DEFAULT_THRESHOLD, nprobe: 
     """An index holding ``vectors`` (L2-normalised float32 rows), exact or IVF by their number."""
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     n, dim = vectors.shape
+    index: faiss.Index
     if kind_for(n, threshold) == "flat":
         index = faiss.IndexFlatIP(dim)
     else:
@@ -90,9 +91,9 @@ def all_scores(index: faiss.Index, queries: np.ndarray, candidates: int = CANDID
         # faiss's single-threaded SIMD kernel: numpy's matmul would wake OpenBLAS's thread pool,
         # whose spinning threads cost more than the product itself on a busy 2-core machine.
         out = np.empty((len(queries), n), dtype=np.float32)
-        for row, query in zip(out, queries, strict=True):
-            faiss.fvec_inner_products_ny(
-                faiss.swig_ptr(row), faiss.swig_ptr(query), index.get_xb(), index.d, n
+        for out_row, query in zip(out, queries, strict=True):
+            faiss.fvec_inner_products_ny(  # type: ignore[attr-defined]  # not in faiss's stubs
+                faiss.swig_ptr(out_row), faiss.swig_ptr(query), index.get_xb(), index.d, n
             )
         return out
     sims, ids = top_k(index, queries, min(candidates, n))

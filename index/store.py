@@ -96,7 +96,6 @@ class VectorIndex:
         ann.configure(index, nprobe)
         self.faiss_index = index
         self.manifest = manifest
-        self.row_entry = [r.entry_id for r in manifest.rows]
 
     @classmethod
     def build(

@@ -1,8 +1,16 @@
-"""Session-scoped fixtures: the real model and bot are loaded once per test run."""
+"""Shared fixtures and helpers.
+
+The real model and bot are loaded once per test run (session fixtures ``bot`` and ``st_model_dir``);
+a test that uses them must carry ``@pytest.mark.model`` (enforced below), so that
+``pytest -m "not model and not browser"`` runs everything that needs neither the model nor Chromium.
+"""
 
 from __future__ import annotations
 
 import os
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -14,6 +22,37 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 DEV_SET = SHARED / "eval" / "dev.jsonl"
+
+#: Fixtures that load the real multilingual-e5-small model (directly or through the bot).
+MODEL_FIXTURES = frozenset({"bot", "st_model_dir"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail, before loading anything, a test that uses the real model without the ``model`` marker."""
+    used = MODEL_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+    if used and item.get_closest_marker("model") is None:
+        pytest.fail(f"uses {', '.join(sorted(used))} (the real model): mark it @pytest.mark.model", False)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serving(bot, settings, **updates) -> Iterator[tuple[str, object]]:
+    """The app for ``bot`` on a free loopback port (``updates`` override settings); yields (url, settings)."""
+    from ui.serve import serve
+
+    config = settings.model_copy(update={"host": "127.0.0.1", "port": free_port(), **updates})
+    demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
+    try:
+        yield f"http://127.0.0.1:{config.port}", config
+    finally:
+        demo.close()
 
 
 @pytest.fixture(scope="session")

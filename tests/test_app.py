@@ -3,7 +3,6 @@ POST /api/answer route, on 127.0.0.1."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -15,28 +14,16 @@ from typer.testing import CliRunner
 
 from bot import cli
 from bot.messages import MESSAGES
+from tests.conftest import serving
 from ui import admission, callbacks
-from ui.serve import serve
-
-pytestmark = pytest.mark.model
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def client(bot, settings, tmp_path_factory) -> Iterator:
     from gradio_client import Client
 
-    config = settings.model_copy(
-        update={"port": _free_port(), "feedback_path": tmp_path_factory.mktemp("fb") / "feedback.jsonl"}
-    )
-    demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
-    yield Client(f"http://127.0.0.1:{config.port}/", verbose=False, analytics_enabled=False)
-    demo.close()
+    with serving(bot, settings, feedback_path=tmp_path_factory.mktemp("fb") / "feedback.jsonl") as (url, _):
+        yield Client(f"{url}/", verbose=False, analytics_enabled=False)
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +38,7 @@ def test_user_message_is_escaped_and_capped():
     assert len(message["content"]) < 80
 
 
+@pytest.mark.model
 def test_reply_is_the_answer_then_a_titled_sources_block(bot):
     answer = bot.answer("What is gradient clipping?")
     text, sources = callbacks.reply_messages(answer, bot.glossary)
@@ -59,11 +47,13 @@ def test_reply_is_the_answer_then_a_titled_sources_block(bot):
     assert "Gradient clipping" in sources["content"] and f"{answer.hits[0].score:.2f}" in sources["content"]
 
 
+@pytest.mark.model
 def test_hindi_answer_has_a_hindi_sources_title(bot):
     answer = bot.answer("ओवरफिटिंग क्या है?")
     assert callbacks.reply_messages(answer, bot.glossary)[1]["metadata"]["title"] == "स्रोत · Sources"
 
 
+@pytest.mark.model
 def test_related_labels_are_in_the_answer_language(bot):
     english = callbacks.related_labels(bot.answer("What is dropout?"), bot.glossary)
     hindi = callbacks.related_labels(bot.answer("ड्रॉपआउट क्या है?"), bot.glossary)
@@ -72,6 +62,7 @@ def test_related_labels_are_in_the_answer_language(bot):
     assert any(not label.isascii() for label in hindi)
 
 
+@pytest.mark.model
 def test_ask_api_returns_the_cli_answer(client, bot, monkeypatch):
     question = "dropout kya hai?"
     via_api = client.predict(question, api_name="/ask")
@@ -82,6 +73,7 @@ def test_ask_api_returns_the_cli_answer(client, bot, monkeypatch):
     assert via_api == bot.answer(question).text == result.output.rstrip("\n")
 
 
+@pytest.mark.model
 def test_chat_api_keeps_history_and_follows_up(client, bot):
     box, history = client.predict("What is gradient clipping?", [], api_name="/chat")
     assert box == ""
@@ -91,6 +83,7 @@ def test_chat_api_keeps_history_and_follows_up(client, bot):
     assert example in str(history[-2]["content"])
 
 
+@pytest.mark.model
 def test_chat_follows_up_from_the_recorded_entries_whatever_the_citation_says(client, bot, monkeypatch):
     """The session records what each answer cites: a reworded citation line, which the history's
     reader no longer recognises, does not lose the term (through Gradio's round trip of the chat)."""
@@ -102,6 +95,7 @@ def test_chat_follows_up_from_the_recorded_entries_whatever_the_citation_says(cl
     assert bot.glossary.get("gradient-clipping").example_en in str(history[-2]["content"])
 
 
+@pytest.mark.model
 def test_respond_records_the_cited_entries(bot, settings):
     respond = callbacks.Callbacks(bot, settings).respond
     _, history, labels, cited = respond("What is dropout?", [], [], {})
@@ -110,17 +104,20 @@ def test_respond_records_the_cited_entries(bot, settings):
     assert list(cited.values()) == [["dropout"], ["dropout"]] and "Example" in history[-2]["content"]
 
 
+@pytest.mark.model
 def test_only_ask_and_chat_are_public(client):
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
     assert set(endpoints) == {"/ask", "/chat"}
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("question", ["", "\x00", "<script>alert(1)</script>", "क" * 5000])
 def test_bad_input_through_the_api_gets_text_not_a_traceback(client, question):
     reply = client.predict(question, api_name="/ask")
     assert isinstance(reply, str) and reply and "Traceback" not in reply
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("question", ["dropout kya hai?", "ओवरफिटिंग क्या है?", "batch vs epoch"])
 def test_answer_route_returns_the_answer_with_its_citations(answer_url, bot, question):
     reply = httpx.post(answer_url, json={"question": question}, timeout=60)
@@ -136,17 +133,20 @@ def test_answer_route_returns_the_answer_with_its_citations(answer_url, bot, que
     }
 
 
+@pytest.mark.model
 def test_answer_route_answers_in_the_language_asked_for(answer_url, bot):
     reply = httpx.post(answer_url, json={"question": "What is dropout?", "lang": "hi"}, timeout=60).json()
     assert reply["text"] == bot.answer("What is dropout?", lang="hi").text
     assert reply["lang"] == "hi" and "परिभाषा" in reply["text"]
 
 
+@pytest.mark.model
 def test_answer_route_declines_what_the_glossary_does_not_cover(answer_url):
     reply = httpx.post(answer_url, json={"question": "what is the capital of France?"}, timeout=60).json()
     assert reply["abstained"] is True and reply["citations"] == []
 
 
+@pytest.mark.model
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
@@ -162,6 +162,7 @@ def test_answer_route_names_what_is_wrong_with_a_bad_request(answer_url, body, p
     assert problem in reply.text and "Traceback" not in reply.text
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("question", ["", "\x00", "<script>alert(1)</script>", "क" * 5000])
 def test_odd_questions_through_the_answer_route_get_an_answer(answer_url, question):
     reply = httpx.post(answer_url, json={"question": question}, timeout=60)
@@ -187,8 +188,11 @@ def test_gate_turns_callers_away_beyond_its_capacity():
     with ThreadPoolExecutor(3) as pool:
         holder = pool.submit(hold)
         inside.wait(5)
-        waiter = pool.submit(enter)  # waits for the one slot: the queue is now full
-        time.sleep(0.2)
+        waiter = pool.submit(enter)  # waits for the one slot: the queue is then full
+        deadline = time.monotonic() + 5
+        while gate._waiting == 0:  # until the waiter is in the queue
+            assert time.monotonic() < deadline, "the second caller never started waiting"
+            time.sleep(0.01)
         assert enter() == "busy"
         release.set()
         holder.result(5)

@@ -13,9 +13,8 @@ from benchmarks.child import STACK
 from benchmarks.config import REPO, BenchConfig
 from benchmarks.results import Results
 
-pytestmark = pytest.mark.model
 
-
+@pytest.mark.model
 def test_bench_smoke_runs_every_section(tmp_path):
     cfg = BenchConfig.smoke(tmp_path)
     results = runner.run(cfg)

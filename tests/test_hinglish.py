@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from bot.hinglish import FUNCTION_WORDS, LEXICON_PATH, MIN_FOLD_LEN, gloss, to_english
 from bot.text import STOP_WORDS, tokens
+from glossary.yamlio import load_yaml
 
 #: Common English words that look like romanized Hindi; as headwords they would mistranslate English.
 ENGLISH_LOOKALIKES = (
@@ -14,20 +14,10 @@ ENGLISH_LOOKALIKES = (
 )
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """SafeLoader that refuses a mapping with a repeated key (PyYAML keeps the last one silently)."""
-
-    def construct_mapping(self, node, deep=False):
-        keys = [self.construct_object(key, deep=deep) for key, _ in node.value]
-        repeated = sorted({k for k in keys if keys.count(k) > 1})
-        if repeated:
-            raise yaml.constructor.ConstructorError(None, None, f"repeated keys {repeated}", node.start_mark)
-        return super().construct_mapping(node, deep=deep)
-
-
 @pytest.fixture(scope="module")
 def raw() -> dict:
-    return yaml.load(LEXICON_PATH.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)
+    """The lexicon as the project reads it (``load_yaml`` refuses a repeated headword)."""
+    return load_yaml(LEXICON_PATH.read_text(encoding="utf-8"))
 
 
 def test_headwords_and_glosses_are_plain_short_strings(raw):

@@ -264,7 +264,7 @@ def test_watcher_reloads_edits_and_survives_broken_ones(live, caplog):
 def test_watcher_thread_picks_up_an_edit_while_the_app_serves(bot, tmp_path):
     from gradio_client import Client
 
-    from tests.load.harness import serving
+    from tests.conftest import serving
 
     path = write_yaml(tmp_path / "user.yaml", document(QUOKKA))
     served = user_bot(bot, tmp_path, path, reload_interval_s=0.2)
@@ -283,6 +283,7 @@ def test_watcher_thread_picks_up_an_edit_while_the_app_serves(bot, tmp_path):
         watcher.stop()
 
 
+@pytest.mark.model
 def test_watcher_is_off_for_the_bundled_glossary_and_interval_0(bot, tmp_path):
     assert GlossaryWatcher.start_for(bot) is None
     user = bot.pinned()

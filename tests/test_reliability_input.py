@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+import unicodedata
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -22,11 +23,9 @@ from bot import cli, feedback
 from bot.core import GlossaryBot
 from bot.exitcodes import ExitCode
 from bot.inputs import scrub
-from tests.load.harness import free_port, serving
+from tests.conftest import free_port, serving
 from ui import callbacks
 from ui.layout import build_app
-
-pytestmark = pytest.mark.model
 
 EMPTY = "Please type a question"
 TRUNCATED = "The question was longer than"
@@ -69,11 +68,13 @@ def _check(answer, entry_id: str | None, notice: str | None) -> None:
 # --- bot.answer and bot.search --------------------------------------------------------------------
 
 
+@pytest.mark.model
 @pytest.mark.parametrize(("question", "entry_id", "notice"), BAD.values(), ids=BAD.keys())
 def test_answer_handles_bad_questions(bot, question, entry_id, notice):
     _check(bot.answer(question), entry_id, notice)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize(("question", "entry_id", "notice"), BAD.values(), ids=BAD.keys())
 def test_search_handles_bad_questions(bot, question, entry_id, notice):
     hits = bot.search(question, k=3)
@@ -84,15 +85,24 @@ def test_search_handles_bad_questions(bot, question, entry_id, notice):
         assert hits[0].entry.id == entry_id
 
 
-def test_a_huge_question_costs_no_more_than_a_long_one(bot):
+@pytest.mark.model
+def test_a_huge_question_is_read_only_up_to_its_cap(bot, monkeypatch):
     """Only max_question_chars x 4 characters are ever read, so a 5 MB question is cheap and says so."""
-    bot.answer("what is dropout " * 200)  # warm the query cache for the part that is used
-    start = time.perf_counter()
-    answer = bot.answer("what is dropout " * 330_000)
-    assert time.perf_counter() - start < 2.0
+    huge = "what is dropout " * 330_000
+    category = unicodedata.category
+    read: list[str] = []  # every character the cleaning step looks at
+
+    def counting(ch: str) -> str:
+        read.append(ch)
+        return category(ch)
+
+    monkeypatch.setattr(unicodedata, "category", counting)
+    answer = bot.answer(huge)
+    assert 0 < len(read) <= bot.settings.max_question_chars * 4 < len(huge)
     assert answer.notice and answer.notice.startswith(TRUNCATED) and answer.entry_ids == ["dropout"]
 
 
+@pytest.mark.model
 def test_an_invisible_character_does_not_hide_a_follow_up(bot):
     history: list[dict] = []
     for question in ("What is gradient clipping?", "give me an exam\u200bple"):
@@ -101,6 +111,7 @@ def test_an_invisible_character_does_not_hide_a_follow_up(bot):
     assert answer.text.startswith("### Example: Gradient clipping")
 
 
+@pytest.mark.model
 def test_a_pasted_definition_finds_its_entry(bot):
     """Every sixth entry (both languages): its whole definition, pasted as the question, answers with it."""
     for entry in bot.glossary.entries[::6]:
@@ -133,11 +144,13 @@ def _raw_call(url: str, api: str, body: str) -> tuple[str, object]:
     return event, json.loads(data)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize(("question", "entry_id", "notice"), SENDABLE.values(), ids=SENDABLE.keys())
 def test_ask_api_answers_bad_questions(client, bot, question, entry_id, notice):
     assert client.predict(question, api_name="/ask") == bot.answer(question).text
 
 
+@pytest.mark.model
 @pytest.mark.parametrize(("question", "entry_id", "notice"), SENDABLE.values(), ids=SENDABLE.keys())
 def test_chat_api_answers_bad_questions(client, bot, question, entry_id, notice):
     box, history = client.predict(question, [], api_name="/chat")
@@ -151,6 +164,7 @@ def test_chat_api_answers_bad_questions(client, bot, question, entry_id, notice)
     assert history[1]["content"][0]["text"] == bot.answer(question).text
 
 
+@pytest.mark.model
 @pytest.mark.parametrize(
     ("api", "data", "expected"),
     [
@@ -181,12 +195,14 @@ def test_a_vote_on_a_question_with_a_lone_surrogate_is_logged(tmp_path):
     assert (record["question"], record["comment"]) == ("what is dropout\ufffd", "ok\ufffd")
 
 
+@pytest.mark.model
 def test_malformed_history_is_refused_without_a_traceback(client):
     with pytest.raises(AppError) as caught:
         client.predict("give me an example", [{"role": "user"}], api_name="/chat")
     assert "Traceback" not in str(caught.value) and "File " not in str(caught.value)
 
 
+@pytest.mark.model
 def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
     """queue_max_size and concurrency_limit bound the work: the excess is told the queue is full."""
     slow = bot.pinned()
@@ -206,7 +222,7 @@ def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
         with ThreadPoolExecutor(12) as pool:
             codes = list(pool.map(join, range(12)))
         assert codes.count(503) >= 8 and codes.count(200) >= 1
-        time.sleep(2)
+        _wait_until_the_queue_is_empty(url)
         assert Client(url + "/", verbose=False, analytics_enabled=False).predict("dropout", api_name="/ask")
 
         def ask(_: int) -> httpx.Response:
@@ -220,11 +236,20 @@ def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
         assert ask(0).json()["citations"][0]["entry_id"] == "dropout"
 
 
+def _wait_until_the_queue_is_empty(url: str, timeout_s: float = 60.0) -> None:
+    """Poll the app's queue until the callers it accepted have been served (fails after ``timeout_s``)."""
+    deadline = time.monotonic() + timeout_s
+    while httpx.get(f"{url}/gradio_api/queue/status").json()["queue_size"] > 0:
+        assert time.monotonic() < deadline, f"the queue did not drain within {timeout_s} s"
+        time.sleep(0.05)
+
+
 def _fn_index(url: str, api_name: str) -> int:
     config = httpx.get(f"{url}/config").json()
     return next(d["id"] for d in config["dependencies"] if d["api_name"] == api_name)
 
 
+@pytest.mark.model
 def test_question_box_length_comes_from_settings(bot, settings):
     config = settings.model_copy(update={"max_question_chars": 321})
     demo = build_app(bot, config)
@@ -241,6 +266,7 @@ def runner(bot, monkeypatch) -> CliRunner:
     return CliRunner()
 
 
+@pytest.mark.model
 @pytest.mark.parametrize(("question", "entry_id", "notice"), BAD.values(), ids=BAD.keys())
 def test_cli_ask_and_search_handle_bad_questions(runner, bot, question, entry_id, notice):
     asked = runner.invoke(cli.app, ["ask", question])
@@ -253,6 +279,7 @@ def test_cli_ask_and_search_handle_bad_questions(runner, bot, question, entry_id
     assert [r["id"] for r in record["results"]][:1] == ([entry_id] if entry_id else [])
 
 
+@pytest.mark.model
 def test_cli_stdin_with_undecodable_bytes(runner):
     lines = [b"dropout kya hai", b"\xff\xfe broken \xc3(", b"", b"\xe0\xa4 half a letter", b"x" * 100_000]
     result = runner.invoke(cli.app, ["search", "--json"], input=b"\n".join(lines) + b"\n")
@@ -291,6 +318,7 @@ def test_app_with_an_invalid_setting_exits_2(monkeypatch, capsys):
     assert capsys.readouterr().err.startswith("error: invalid setting:")
 
 
+@pytest.mark.model
 def test_app_on_a_taken_port_exits_5(bot, monkeypatch, capsys):
     import socket
 

@@ -9,7 +9,10 @@ def test_devanagari_words_stay_whole_with_matras_and_viramas():
     assert re.findall(r"\w+", "प्रशिक्षण") != ["प्रशिक्षण"]  # the pitfall this tokeniser avoids
     assert tokens("प्रशिक्षण") == ["प्रशिक्षण"]
     assert tokens("ग्रेडिएंट संचयन, क्लिपिंग।") == ["ग्रेडिएंट", "संचयन", "क्लिपिंग"]
-    assert tokens("ज़्यादा") == tokens("ज़्यादा")  # precomposed and decomposed nukta agree (NFC)
+    precomposed = "\u095b\u094d\u092f\u093e\u0926\u093e"  # ज़्यादा with ZA (U+095B)
+    decomposed = "\u091c\u093c\u094d\u092f\u093e\u0926\u093e"  # JA (U+091C) + NUKTA (U+093C)
+    assert precomposed != decomposed
+    assert tokens(precomposed) == tokens(decomposed) == [decomposed]  # they agree (NFC form)
 
 
 def test_mixed_script_and_case():

@@ -15,11 +15,12 @@ an API caller, is read back from its citations by ``bot.dialogue``.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import gradio as gr
 
 from bot import browse, dialogue, feedback
-from bot.answer import Answer, escape_md, sources_markdown, term
+from bot.answer import MAX_RELATED, Answer, escape_md, sources_markdown, term
 from bot.core import GlossaryBot
 from bot.inputs import as_question
 from bot.messages import Side, side, t
@@ -28,8 +29,8 @@ from glossary import Glossary
 
 log = logging.getLogger(__name__)
 
-#: Related-term buttons under the chat (answers offer up to this many follow-ups).
-N_RELATED = 4
+#: Related-term buttons under the chat: one per follow-up an answer offers.
+N_RELATED = MAX_RELATED
 #: A chat session's record of what its answers cite: answer text -> cited entry ids.
 Cited = dict[str, list[str]]
 
@@ -41,7 +42,7 @@ def user_message(question: str, limit: int) -> dict:
 
 def reply_messages(answer: Answer, glossary: Glossary) -> list[dict]:
     """The answer (the same text as the CLI and ``/ask``), then a collapsible Sources block."""
-    messages = [{"role": "assistant", "content": answer.text}]
+    messages: list[dict[str, Any]] = [{"role": "assistant", "content": answer.text}]
     if answer.citations or answer.hits:
         messages.append(
             {

@@ -48,7 +48,7 @@ CSS = (Path(__file__).parent / "style.css").read_text(encoding="utf-8")
 B = TypeVar("B", bound=Block)
 
 
-def _texts(keys: Mapping[str, str], lang: Side) -> dict[str, str]:
+def _texts(keys: Mapping[str, str], lang: Side) -> dict[str, Any]:
     """Component properties (label, placeholder, value) -> their catalog texts in ``lang``."""
     return {prop: t(key, lang) for prop, key in keys.items()}
 

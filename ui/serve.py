@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import gradio as gr
 from pydantic import ValidationError
@@ -26,7 +26,7 @@ from ui.api import api_routes
 from ui.layout import CSS, THEME, build_app
 
 
-def serve(bot: GlossaryBot, settings: Settings, **launch: object) -> gr.Blocks:
+def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
     """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks).
 
     The queue holds at most ``queue_max_size`` requests (a caller beyond that is told it is full) and

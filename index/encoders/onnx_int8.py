@@ -48,7 +48,7 @@ def export_artifact(models_dir: Path, src_hash: str) -> Artifact:
     )
 
 
-def prepare(models_dir: Path, weights: Path, src_hash: str) -> Path:
+def ensure_export(models_dir: Path, weights: Path, src_hash: str) -> Path:
     """The int8 ONNX folder for these weights, exported (once) from the converted folder."""
     artifact = export_artifact(models_dir, src_hash)
     return load_or_publish(artifact, folder_itself, partial(_export, weights, artifact.path))
@@ -163,7 +163,7 @@ class OnnxInt8Encoder(PromptedEncoder):
     @classmethod
     def bundled(cls, cache_dir: Path, threads: int) -> Self:
         weights, digest = bundled_weights(cache_dir)
-        folder = prepare(cache_dir / "models", weights, digest)
+        folder = ensure_export(cache_dir / "models", weights, digest)
         return cls(folder, f"onnx-int8:{BUNDLED_MODEL}@{digest[:16]}/v{EXPORTER_VERSION}", threads)
 
     def _encode(self, texts: list[str], prompt: str) -> np.ndarray:

@@ -29,7 +29,10 @@ class SentenceTransformerEncoder(PromptedEncoder):
             raise EncoderError(f"cannot load sentence-transformers model {path_or_name!r}: {exc}") from exc
         self.id = encoder_id
         self._prompts = prompts
-        self.dim = int(self._model.get_embedding_dimension())
+        dim = self._model.get_embedding_dimension()
+        if dim is None:
+            raise EncoderError(f"sentence-transformers model {path_or_name!r} has no fixed embedding size")
+        self.dim = int(dim)
 
     @classmethod
     def bundled(cls, cache_dir: Path, threads: int) -> Self:

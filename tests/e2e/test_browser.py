@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from playwright.sync_api import sync_playwright
+
+from tests.conftest import serving
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 
@@ -38,12 +39,6 @@ DOCS = REPO / "docs"
 WAIT_MS = 20_000
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _docs_copy(shot: Path, name: str) -> None:
     """A palette PNG copy for the README (a few tens of KB instead of several hundred)."""
     DOCS.mkdir(exist_ok=True)
@@ -54,13 +49,9 @@ def _docs_copy(shot: Path, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def server(bot, settings, tmp_path_factory) -> Iterator[tuple[str, Path]]:
-    from ui.serve import serve
-
     feedback_path = tmp_path_factory.mktemp("feedback") / "feedback.jsonl"
-    config = settings.model_copy(update={"port": _free_port(), "feedback_path": feedback_path})
-    demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
-    yield f"http://127.0.0.1:{config.port}/", feedback_path
-    demo.close()
+    with serving(bot, settings, feedback_path=feedback_path) as (url, _):
+        yield f"{url}/", feedback_path
 
 
 @pytest.fixture(scope="module")
@@ -283,7 +274,6 @@ def test_mobile_layout(browser, server, outside):
 @pytest.fixture(scope="module")
 def hostile_server(bot, tmp_path_factory) -> Iterator[str]:
     """The app over a user glossary whose every field is HTML and javascript: links (see the module)."""
-    from tests.load.harness import serving
     from tests.test_reliability_injection import hostile_bot
 
     hostile = hostile_bot(bot, tmp_path_factory.mktemp("hostile"))

@@ -12,14 +12,12 @@ new turn. A mixed-up session (cross-talk), a wrong answer, an error or a timeout
 from __future__ import annotations
 
 import json
-import socket
 import statistics
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,25 +42,6 @@ SCRIPT = (
 #: The questions that name the term (the others are follow-ups).
 NAMING = tuple(q for q in SCRIPT if "{" in q)
 TIMEOUT_S = 120.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def serving(bot, settings, **updates) -> Iterator[tuple[str, object]]:
-    """The app for ``bot`` on a free loopback port (``updates`` override settings); yields (url, settings)."""
-    from ui.serve import serve
-
-    config = settings.model_copy(update={"host": "127.0.0.1", "port": free_port(), **updates})
-    demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
-    try:
-        yield f"http://127.0.0.1:{config.port}", config
-    finally:
-        demo.close()
 
 
 def questions_for(entry: GlossaryEntry, count: int) -> list[str]:

@@ -22,7 +22,8 @@ import httpx
 
 from bot.settings import Settings
 from glossary import load_glossary
-from tests.load.harness import feedback_errors, free_port, run_load
+from tests.conftest import free_port
+from tests.load.harness import feedback_errors, run_load
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 600  # a first start converts the model and builds the index

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import serving
 from tests.load import harness
 
 pytestmark = pytest.mark.model
@@ -18,7 +19,7 @@ QUESTIONS = 5
 @pytest.fixture(scope="module")
 def app_url(bot, settings, tmp_path_factory) -> Iterator[tuple[str, object]]:
     feedback = tmp_path_factory.mktemp("load") / "feedback.jsonl"
-    with harness.serving(bot, settings, feedback_path=feedback) as served:
+    with serving(bot, settings, feedback_path=feedback) as served:
         yield served
 
 
