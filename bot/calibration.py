@@ -30,7 +30,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
-from bot.retrieval import PARAPHRASE, Ranking, RetrievalOptions, Retriever, Signals, fuse
+from bot.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
 from glossary.files import atomic_write
 
 log = logging.getLogger(__name__)
@@ -204,7 +204,7 @@ def _ask(
     for view in views:
         shown = view.entries(retriever.entries)
         mask = np.array(
-            [not (r.field.startswith(PARAPHRASE) or view.hides(r.entry_id, r.field)) for r in rows]
+            [not (r.kind == "paraphrase" or view.hides(r.entry_id, r.field)) for r in rows]
         )
         folded = Retriever(shown, retriever.encoder, retriever.vectors, retriever.options, row_mask=mask)
         position = {e.id: i for i, e in enumerate(shown)}

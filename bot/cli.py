@@ -16,9 +16,10 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
+from typer._click.core import Context  # the Context TyperGroup.invoke is declared with
 from typer.core import TyperGroup
 
 from bot.calibration import FEATURES
@@ -33,7 +34,7 @@ log = logging.getLogger(__name__)
 class _Guarded(TyperGroup):
     """Turns an unexpected exception into one line on stderr and exit code 1, never a traceback."""
 
-    def invoke(self, ctx: typer.Context) -> object:
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException):  # exits, Ctrl-C, usage errors: typer's own
@@ -76,7 +77,7 @@ def main(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log to stderr.")] = False,
 ) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr)
-    overrides = {
+    overrides: dict[str, Any] = {
         "glossary_paths": glossary or None,
         "encoder_backend": backend,
         "encoder_model": model,
@@ -89,7 +90,7 @@ def main(
         _fail(f"invalid option: {exc}", ExitCode.USAGE)
 
 
-def _fail(message: str, code: ExitCode) -> None:
+def _fail(message: str, code: ExitCode) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
@@ -162,7 +163,8 @@ def _stdin_lines() -> Iterator[str]:
 
 @app.command()
 def prepare() -> None:
-    """Convert the model and build the index if they are missing or stale (what `make run` does)."""
+    """Convert the model and build the index, each only if missing or stale (not `GlossaryBot.prepare`,
+    which cleans one question)."""
     bot = _bot(progress=True)
     m = bot.retriever.vectors.manifest
     typer.echo(f"ready: {len(bot.glossary)} entries, {len(m.rows)} vectors, encoder {m.encoder_id}", err=True)

@@ -31,6 +31,8 @@ SIDE_NAME_MATCH = 0.5
 #: Hits an answer reads: a comparison's two sides, then up to MAX_RELATED follow-ups after them
 #: (a single-entry answer needs one fewer; it shows 3 of them as sources).
 ANSWER_HITS = 2 + MAX_RELATED
+#: Nearest entries a declining answer still offers ("did you mean ...").
+DECLINE_SUGGESTIONS = 2
 #: Hits ranked at least, whatever ``k``: a comparison's two sides plus one to fall back on.
 MIN_RANKED = 3
 #: What ``prepare`` does with characters by Unicode category: line breaks and other controls become
@@ -235,7 +237,7 @@ class GlossaryBot:
         if found.comparison:
             answer = compare(found.hits, lang, glossary, query.notice)
         elif named is None and found.abstained:
-            answer = decline(found.hits[:2], lang, query.notice)
+            answer = decline(found.hits[:DECLINE_SUGGESTIONS], lang, query.notice)
         else:
             answer = compose(found.hits, lang, glossary, query.notice)
         return answer.model_copy(update={"confidence": found.confidence})

@@ -41,8 +41,6 @@ _DEVANAGARI = regex.compile(r"\p{Devanagari}")
 _LATIN = regex.compile(r"\p{Latin}")
 #: Acronyms are spelled out only in questions of at most this many content words.
 MAX_WORDS_TO_EXPAND = 4
-#: Row fields starting with this are project-written paraphrases (a channel of their own).
-PARAPHRASE = "paraphrase"
 #: Similarity given to a field an entry does not have (below any real cosine of e5 vectors).
 MISSING = -1.0
 #: A standard deviation below this means a signal does not separate the entries at all.
@@ -153,7 +151,7 @@ class Retriever:
             usable &= row_mask
         self._rows = np.flatnonzero(usable)
         self._row_entry = np.array([self._position[rows[i].entry_id] for i in self._rows], dtype=np.int64)
-        kinds = sorted({r.field for r in rows if not r.field.startswith(PARAPHRASE)})
+        kinds = sorted({r.field for r in rows if r.kind == "field"})
         kind_of = {k: i for i, k in enumerate(kinds)}
         self._n_kinds = len(kinds)
         self._row_kind = np.array([kind_of.get(rows[i].field, -1) for i in self._rows], dtype=np.int64)

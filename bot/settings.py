@@ -14,7 +14,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
-from index.ann import DEFAULT_THRESHOLD
+from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
 
 
@@ -69,7 +69,7 @@ class Settings(BaseSettings):
         "that falls on the other side. Default = index.ann.DEFAULT_THRESHOLD.",
     )
     ann_nprobe: int = Field(
-        default=0,
+        default=DEFAULT_NPROBE,
         ge=0,
         description="IVF cells searched per query when the index is approximate: higher is slower "
         "and closer to exact. 0 = as many as hold ~16k vectors (recall@10 >= 0.98 from 50k to 1M "

@@ -18,6 +18,10 @@ from glossary.yamlio import load_yaml
 
 Lang = Literal["en", "hi", "hinglish", "mixed"]
 
+#: Share of Devanagari letters from which a question is Hindi (an English term or two inside it is
+#: ordinary Hindi technical writing), and below which it is Latin text with a stray Hindi word.
+HINDI_SHARE = 0.85
+MIXED_SHARE = 0.15
 _TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 _DEVANAGARI = regex.compile(r"\p{Devanagari}")
 _LATIN = regex.compile(r"\p{Latin}")
@@ -70,9 +74,9 @@ def detect_lang(text: str) -> Lang:
     latin = len(_LATIN.findall(text))
     if deva and latin:
         share = deva / (deva + latin)
-        if share >= 0.85:
+        if share >= HINDI_SHARE:
             return "hi"
-        return "mixed" if share >= 0.15 else _latin_kind(text)
+        return "mixed" if share >= MIXED_SHARE else _latin_kind(text)
     if deva:
         return "hi"
     return _latin_kind(text)

@@ -11,7 +11,7 @@ from bot.retrieval import RetrievalOptions, Retriever
 from index.passages import blob_passages
 from index.store import VectorIndex
 
-_DENSE_ONLY = {
+_DENSE_ONLY: dict[str, object] = {
     "bm25": 0.0,
     "name": 0.0,
     "fuzzy": False,

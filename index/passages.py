@@ -14,7 +14,7 @@ from __future__ import annotations
 from glossary import GlossaryEntry
 from index.store import Passage
 
-RECIPE = "fields-v4-paraphrases"
+RECIPE = "fields-v5-kinds"
 
 
 def entry_passages(entry: GlossaryEntry) -> list[Passage]:
@@ -31,11 +31,12 @@ def entry_passages(entry: GlossaryEntry) -> list[Passage]:
         "example_en": (entry.term_en, entry.example_en),
     }
     fields.update({name: f"{term}: {text}" for name, (term, text) in optional.items() if text})
-    fields.update({f"paraphrase_{i}": text for i, text in enumerate(entry.paraphrases)})
+    own = [(name, text, "field") for name, text in fields.items()]
+    extra = [(f"paraphrase_{i}", text, "paraphrase") for i, text in enumerate(entry.paraphrases)]
     return [
-        Passage(entry_id=entry.id, field=name, text=text, prompt=prompt)
+        Passage(entry_id=entry.id, field=name, text=text, prompt=prompt, kind=kind)
         for prompt in ("passage", "query")
-        for name, text in fields.items()
+        for name, text, kind in own + extra
     ]
 
 

@@ -53,6 +53,8 @@ class Row(BaseModel):
     entry_id: str
     field: str
     prompt: Literal["passage", "query"] = "passage"
+    #: "field": the entry's own text; "paraphrase": a project-written description (an extra channel).
+    kind: Literal["field", "paraphrase"] = "field"
 
 
 class Passage(Row):

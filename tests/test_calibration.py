@@ -148,3 +148,16 @@ def test_saved_metrics_round_trip():
     ]
     results = {"full": evaluation.grouped(outcomes)}
     assert evaluation.from_json(evaluation.to_json(results).encode()) == results
+
+
+@pytest.mark.model
+def test_the_shipped_calibration_is_what_fitting_the_bundled_glossary_gives(settings):
+    """bot/data/default_calibration.json is reproducible: `make default-calibration` remakes it."""
+    from bot.core import GlossaryBot
+
+    fitted = GlossaryBot.load(settings.model_copy(update={"project_extras": False})).calibration
+    shipped = calibration.shipped()
+    assert fitted.options == shipped.options
+    assert fitted.questions == shipped.questions
+    assert fitted.threshold == pytest.approx(shipped.threshold, abs=1e-6)
+    assert fitted.correct.coef == pytest.approx(shipped.correct.coef, abs=1e-6)
