@@ -60,6 +60,10 @@ class Row(BaseModel):
 class Passage(Row):
     text: str
 
+    def row(self) -> Row:
+        """What the manifest records of this passage (everything but its text)."""
+        return Row.model_validate(self.model_dump(exclude={"text"}))
+
 
 class Manifest(BaseModel):
     format_version: int
@@ -131,7 +135,7 @@ class VectorIndex:
             dim=encoder.dim,
             index_kind=ann.kind_of(index),
             entry_ids=list(dict.fromkeys(p.entry_id for p in passages)),
-            rows=[Row(entry_id=p.entry_id, field=p.field, prompt=p.prompt) for p in passages],
+            rows=[p.row() for p in passages],
             faiss_sha256="",
             created_at=datetime.now(UTC),
         )
@@ -201,7 +205,7 @@ def load_or_build(
         recipe,
         ann.kind_for(len(passages), ann_threshold),
         nprobe,
-        [Row(entry_id=p.entry_id, field=p.field, prompt=p.prompt) for p in passages],
+        [p.row() for p in passages],
     )
 
     def build(work: Path, notes: dict[str, object]) -> VectorIndex:

@@ -106,3 +106,23 @@ def test_forced_rebuild(tmp_path):
     load_or_build(tmp_path, PASSAGES, enc, "g1", "r1")
     load_or_build(tmp_path, PASSAGES, enc, "g1", "r1", rebuild=True)
     assert enc.calls == 2
+
+
+def test_the_manifest_keeps_each_row_kind(tmp_path):
+    """Retrieval tells paraphrase vectors from an entry's own fields by the manifest's row kind."""
+    from index.store import Passage, VectorIndex
+
+    class Unit:
+        id, dim = "unit", 2
+
+        def encode_passages(self, texts):
+            return np.tile(np.array([[1.0, 0.0]], dtype=np.float32), (len(texts), 1))
+
+        encode_queries = encode_passages
+
+    passages = [
+        Passage(entry_id="a", field="names", text="A"),
+        Passage(entry_id="a", field="paraphrase_0", text="an a", kind="paraphrase"),
+    ]
+    built = VectorIndex.build(passages, Unit(), "h", "r")
+    assert [r.kind for r in built.manifest.rows] == ["field", "paraphrase"]
