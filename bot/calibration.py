@@ -56,8 +56,9 @@ DEFAULT_PATH = Path(__file__).parent / "data" / "default_calibration.json"
 
 
 def features(ranking: Ranking) -> np.ndarray:
-    """What the decisions read of a ranking; the paraphrase channel is not among them."""
-    top = ranking.top
+    """What the decisions read of a ranking; the paraphrase channel is not among them: they describe
+    the entry that leads without it (the one the pseudo-questions were ranked by)."""
+    top = int(np.argmax(ranking.decisive))
     others = np.delete(ranking.decisive, top)
     runner_up = float(others.max()) if others.size else float(ranking.decisive[top])
     bm25 = ranking.bm25
