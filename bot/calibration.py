@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
 from bot.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
-from glossary.files import atomic_write
+from glossary.files import Artifact, load_or_publish
 
 log = logging.getLogger(__name__)
 
@@ -251,22 +251,33 @@ def _trade_off(p_in: np.ndarray, inside: np.ndarray) -> list[TradeOff]:
     return rows
 
 
-def calibration_path(folder: Path, index_key: str) -> Path:
-    return folder / f"{index_key}.calibration-v{VERSION}.json"
+#: The file a published calibration folder holds.
+CALIBRATION_FILE = "calibration.json"
+
+
+def calibration_artifact(folder: Path, index_key: str) -> Artifact:
+    """Where the calibration of one index is published (beside the index, same key)."""
+    return Artifact(
+        path=folder / f"{index_key}.calibration-v{VERSION}",
+        meta={"version": VERSION, "index": index_key},
+        required=(CALIBRATION_FILE,),
+    )
 
 
 def load_or_fit(folder: Path, index_key: str, retriever: Retriever, progress: bool = False) -> Calibration:
-    """The saved calibration for this index, or a new fit (saved for the next start)."""
-    path = calibration_path(folder, index_key)
-    try:
-        saved = Calibration.model_validate_json(path.read_bytes())
-        if saved.version == VERSION:
-            return saved
-    except (OSError, ValidationError):
-        pass
-    fitted = fit(retriever, progress)
-    try:
-        atomic_write(path, fitted.model_dump_json(indent=1).encode())
-    except OSError as exc:
-        log.warning("calibration fitted but not saved (%s); it will be refitted next start", exc)
-    return fitted
+    """The published calibration for this index, or a new fit, published for the next start (or, in a
+    cache that cannot be written, used without keeping it)."""
+
+    def load(path: Path) -> Calibration | None:
+        try:
+            return Calibration.model_validate_json((path / CALIBRATION_FILE).read_bytes())
+        except (OSError, ValidationError):
+            return None
+
+    def build(path: Path, notes: dict[str, object]) -> Calibration:
+        fitted = fit(retriever, progress)
+        (path / CALIBRATION_FILE).write_text(fitted.model_dump_json(indent=1), encoding="utf-8")
+        notes["questions"] = fitted.questions
+        return fitted
+
+    return load_or_publish(calibration_artifact(folder, index_key), load, build, fallback=True)

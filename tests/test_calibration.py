@@ -111,7 +111,9 @@ def test_fit_is_saved_and_reused(retriever, tmp_path):
 
 
 def test_a_damaged_saved_fit_is_refitted(retriever, tmp_path):
-    calibration.calibration_path(tmp_path, "key").write_text("{not json")
+    artifact = calibration.calibration_artifact(tmp_path, "key")
+    calibration.load_or_fit(tmp_path, "key", retriever)
+    (artifact.path / calibration.CALIBRATION_FILE).write_text("{not json")
     assert calibration.load_or_fit(tmp_path, "key", retriever).version == calibration.VERSION
 
 

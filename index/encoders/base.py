@@ -89,15 +89,9 @@ class CachedEncoder:
 
     def __init__(self, inner: Encoder, size: int = 1024) -> None:
         self.inner = inner
+        self.id: str = inner.id
+        self.dim: int = inner.dim
         self._cached = lru_cache(maxsize=size)(self._one)
-
-    @property
-    def id(self) -> str:
-        return self.inner.id
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
 
     def _one(self, text: str) -> np.ndarray:
         vector = self.inner.encode_queries([text])
