@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import time
 
-from pydantic import BaseModel
-
+from benchmarks.stats import AgainstFloor
 from bot.core import GlossaryBot
 from index.passages import RECIPE, glossary_passages
 from index.store import VectorIndex
 
 
-class Build(BaseModel):
+class Build(AgainstFloor):
+    RATIO = ("build_per_s", "bare_per_s")
+
     backend: str
     texts: int
     build_per_s: float
     bare_per_s: float
-
-    @property
-    def ratio(self) -> float:
-        return self.build_per_s / self.bare_per_s
 
 
 def measure(bot: GlossaryBot, n_texts: int) -> Build:

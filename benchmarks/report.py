@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
+from benchmarks.latency import Latency
 from benchmarks.profile import Breakdown
 from benchmarks.results import Results
+
+T = TypeVar("T")
 
 NOTES = Path(__file__).with_name("NOTES.md")
 
@@ -24,48 +29,36 @@ def _ms(d) -> str:
     return f"{d.p50:.1f} / {d.p95:.1f}"
 
 
+def _columns(spec: Sequence[tuple[str, Callable[[T], object]]], items: Sequence[T]) -> list[str]:
+    """A wide table from (heading, its cell for one item) pairs, so each heading stands by its value."""
+    return _table([head for head, _ in spec], [[cell(x) for _, cell in spec] for x in items])
+
+
+def _quality(x: Latency, metric: str) -> str:
+    q = x.quality
+    return f"{getattr(q, metric):.3f}" if q and q.recall_at_1 is not None else "-"
+
+
 def sections(r: Results) -> list[str]:
     out: list[str] = []
     if r.latency:
         out += ["## 1. Floor vs answer (in process, new questions: encoder cache cleared)", ""]
-        out += _table(
+        out += _columns(
             [
-                "backend",
-                "floor p50/p95 ms",
-                "search",
-                "answer",
-                "answer ÷ floor",
-                "encoder in answer",
-                "index part",
-                "repeat (cache hit)",
-                "R@1",
-                "R@5",
-                "MRR",
-                "kept",
+                ("backend", lambda x: x.backend),
+                ("floor p50/p95 ms", lambda x: _ms(x.floor)),
+                ("search", lambda x: _ms(x.search)),
+                ("answer", lambda x: _ms(x.answer)),
+                ("answer ÷ floor", lambda x: f"{x.answer_ratio:.2f}"),
+                ("encoder in answer", lambda x: _ms(x.encoder_in_answer)),
+                ("index part", lambda x: f"{x.index_part.p50:.3f} / {x.index_part.p95:.3f}"),
+                ("repeat (cache hit)", lambda x: _ms(x.answer_repeat)),
+                ("R@1", lambda x: _quality(x, "recall_at_1")),
+                ("R@5", lambda x: _quality(x, "recall_at_5")),
+                ("MRR", lambda x: _quality(x, "mrr")),
+                ("kept", lambda x: "yes" if x.backend in r.kept else "no"),
             ],
-            [
-                [
-                    x.backend,
-                    _ms(x.floor),
-                    _ms(x.search),
-                    _ms(x.answer),
-                    f"{x.answer_ratio:.2f}",
-                    _ms(x.encoder_in_answer),
-                    f"{x.index_part.p50:.3f} / {x.index_part.p95:.3f}",
-                    _ms(x.answer_repeat),
-                    *(
-                        [
-                            f"{x.quality.recall_at_1:.3f}",
-                            f"{x.quality.recall_at_5:.3f}",
-                            f"{x.quality.mrr:.3f}",
-                        ]
-                        if x.quality and x.quality.recall_at_1 is not None
-                        else ["-", "-", "-"]
-                    ),
-                    "yes" if x.backend in r.kept else "no",
-                ]
-                for x in r.latency
-            ],
+            r.latency,
         )
         out += [
             "",
@@ -128,40 +121,26 @@ def sections(r: Results) -> list[str]:
         ]
     if r.concurrency or r.sweep:
         out += [f"## 3. Concurrency ({r.config.http_clients} clients)", ""]
-        out += _table(
+        out += _columns(
             [
-                "backend",
-                "client",
-                "limit",
-                "seconds",
-                "answers/s",
-                "p50/p95 ms",
-                "bot.answer in server",
-                "errors",
-                "ideal/s",
-                "÷ ideal",
-                "bare encoder ×cores now /s",
-                "÷ that",
-                "load generator CPU",
+                ("backend", lambda c: c.backend),
+                ("client", lambda c: c.client),
+                ("limit", lambda c: c.queue_limit),
+                ("seconds", lambda c: f"{c.elapsed_s:.0f}"),
+                ("answers/s", lambda c: f"{c.throughput:.1f}"),
+                ("p50/p95 ms", lambda c: _ms(c.latency)),
+                ("bot.answer in server", lambda c: _ms(c.handler)),
+                ("errors", lambda c: c.errors),
+                ("ideal/s", lambda c: f"{r.ideal(c.backend):.0f}"),
+                ("÷ ideal", lambda c: f"{c.throughput / r.ideal(c.backend):.2f}"),
+                (
+                    "bare encoder ×cores now /s",
+                    lambda c: f"{r.parallel_floor.get(c.backend, float('nan')):.0f}",
+                ),
+                ("÷ that", lambda c: f"{c.throughput / r.parallel_floor.get(c.backend, float('nan')):.2f}"),
+                ("load generator CPU", lambda c: f"{c.client_cpu_share:.0%} of the machine"),
             ],
-            [
-                [
-                    c.backend,
-                    c.client,
-                    c.queue_limit,
-                    f"{c.elapsed_s:.0f}",
-                    f"{c.throughput:.1f}",
-                    _ms(c.latency),
-                    _ms(c.handler),
-                    c.errors,
-                    f"{r.ideal(c.backend):.0f}",
-                    f"{c.throughput / r.ideal(c.backend):.2f}",
-                    f"{r.parallel_floor.get(c.backend, float('nan')):.0f}",
-                    f"{c.throughput / r.parallel_floor.get(c.backend, float('nan')):.2f}",
-                    f"{c.client_cpu_share:.0%} of the machine",
-                ]
-                for c in r.concurrency + r.sweep
-            ],
+            r.concurrency + r.sweep,
         )
         if r.thread_scaling:
             backend = r.sweep[0].backend if r.sweep else ""
@@ -201,44 +180,25 @@ def sections(r: Results) -> list[str]:
         ]
     if r.start:
         out += ["## 4. Cold start (new process each; median) and 7. memory", ""]
-        out += _table(
+        out += _columns(
             [
-                "backend",
-                "start → first answer s",
-                "bare stack + model s",
-                "ratio",
-                "app ready s",
-                "bare stack + gradio + model s",
-                "app ratio",
-                "model alone s",
-                "imports s",
-                "bot load s",
-                "build_app s",
-                "first-ever start s",
-                "peak RSS MB",
-                "RSS after 21 answers MB",
-                "bare peak RSS MB",
+                ("backend", lambda s: s.backend),
+                ("start → first answer s", lambda s: s.cached_s),
+                ("bare stack + model s", lambda s: s.bare_s),
+                ("ratio", lambda s: f"{s.ratio:.2f}"),
+                ("app ready s", lambda s: s.app_s),
+                ("bare stack + gradio + model s", lambda s: s.bare_app_s),
+                ("app ratio", lambda s: f"{s.app_ratio:.2f}"),
+                ("model alone s", lambda s: s.bare_encoder_s),
+                ("imports s", lambda s: s.import_s),
+                ("bot load s", lambda s: s.load_s),
+                ("build_app s", lambda s: s.app_build_s),
+                ("first-ever start s", lambda s: "-" if s.first_ever_s is None else s.first_ever_s),
+                ("peak RSS MB", lambda s: f"{s.peak_rss_mb:.0f}"),
+                ("RSS after 21 answers MB", lambda s: f"{s.rss_mb:.0f}"),
+                ("bare peak RSS MB", lambda s: f"{s.bare_peak_rss_mb:.0f}"),
             ],
-            [
-                [
-                    s.backend,
-                    s.cached_s,
-                    s.bare_s,
-                    f"{s.ratio:.2f}",
-                    s.app_s,
-                    s.bare_app_s,
-                    f"{s.app_ratio:.2f}",
-                    s.bare_encoder_s,
-                    s.import_s,
-                    s.load_s,
-                    s.app_build_s,
-                    "-" if s.first_ever_s is None else s.first_ever_s,
-                    f"{s.peak_rss_mb:.0f}",
-                    f"{s.rss_mb:.0f}",
-                    f"{s.bare_peak_rss_mb:.0f}",
-                ]
-                for s in r.start
-            ],
+            r.start,
         )
         out += [
             "",

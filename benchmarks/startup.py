@@ -18,12 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from pydantic import BaseModel
-
 from benchmarks.config import REPO
+from benchmarks.stats import AgainstFloor
 
 
-class Start(BaseModel):
+class Start(AgainstFloor):
+    RATIO = ("cached_s", "bare_s")
+
     backend: str
     cached_s: float
     bare_s: float
@@ -38,10 +39,6 @@ class Start(BaseModel):
     peak_rss_mb: float
     rss_mb: float
     bare_peak_rss_mb: float
-
-    @property
-    def ratio(self) -> float:
-        return self.cached_s / self.bare_s
 
     @property
     def app_ratio(self) -> float:

@@ -1,4 +1,4 @@
-"""Latency distributions and the machine a run happened on."""
+"""Latency distributions, figures against their floor, and the machine a run happened on."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import platform
 import time
 from collections.abc import Callable
 from importlib import metadata
+from typing import ClassVar
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -51,6 +52,18 @@ def timed_ms(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
     return (time.perf_counter() - start) * 1000
+
+
+class AgainstFloor(BaseModel):
+    """A figure measured beside its floor (the same work done bare): ``ratio`` = measured ÷ floor,
+    the two fields ``RATIO`` names."""
+
+    RATIO: ClassVar[tuple[str, str]]
+
+    @property
+    def ratio(self) -> float:
+        measured, floor = (getattr(self, name) for name in self.RATIO)
+        return measured / floor
 
 
 class Machine(BaseModel):

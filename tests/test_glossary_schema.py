@@ -8,22 +8,14 @@ import pytest
 from pydantic import ValidationError
 
 from glossary import Category, FaqItem, GlossaryDocument, GlossaryEntry, Source
+from tests.factories import user_entry
+
+DROPOUT = {"aliases": ["drop-out"], "category": {"hi": "नियमितीकरण", "en": "Regularization"}}
 
 
 def entry_data(**overrides: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": "dropout",
-        "term": "Dropout",
-        "term_en": "Dropout",
-        "term_hi": "ड्रॉपआउट",
-        "aliases": ["drop-out"],
-        "category": {"hi": "नियमितीकरण", "en": "Regularization"},
-        "definition_hi": "एक नियमितीकरण तकनीक।",
-        "definition_en": "A regularization technique.",
-        "source": {"document": "x.txt", "line": 3},
-    }
-    data.update(overrides)
-    return data
+    """A valid entry (the shared factory's, with aliases and its own category) with ``overrides``."""
+    return user_entry("dropout", **{**DROPOUT, **overrides})
 
 
 def test_valid_entry_gets_defaults() -> None:

@@ -19,44 +19,32 @@ def test_mixed_script_and_case():
     assert tokens("LoRA में low-rank matrices") == ["lora", "में", "low", "rank", "matrices"]
 
 
-@pytest.mark.parametrize(
-    ("question", "expected"),
-    [
-        ("dropout kya hai", ["dropout"]),
-        ("gradient clipping ka matlab kya hota hai", ["gradient", "clipping"]),
-        ("What is the meaning of overfitting?", ["overfitting"]),
-        ("ओवरफिटिंग क्या है?", ["ओवरफिटिंग"]),
-        ("batch size kaise choose kare", ["batch", "size", "choose"]),
-    ],
-)
-def test_romanized_and_english_stop_words_are_dropped(question, expected):
-    assert content_tokens(question) == expected
+# (function, question, what it returns): romanized and English stop words are dropped, the
+# language is told, the question's scaffolding is stripped.
+QUESTION_CASES = [
+    (content_tokens, "dropout kya hai", ["dropout"]),
+    (content_tokens, "gradient clipping ka matlab kya hota hai", ["gradient", "clipping"]),
+    (content_tokens, "What is the meaning of overfitting?", ["overfitting"]),
+    (content_tokens, "ओवरफिटिंग क्या है?", ["ओवरफिटिंग"]),
+    (content_tokens, "batch size kaise choose kare", ["batch", "size", "choose"]),
+    (detect_lang, "What is gradient clipping?", "en"),
+    (detect_lang, "dropout kya hai?", "hinglish"),
+    (detect_lang, "ओवरफिटिंग क्या है?", "hi"),
+    (detect_lang, "LoRA में low-rank matrices कहाँ inject की जाती हैं?", "mixed"),
+    (detect_lang, "give me an example", "en"),
+    (detect_lang, "", "en"),
+    (strip_scaffolding, "What is gradient clipping?", "gradient clipping"),
+    (strip_scaffolding, "dropout kya hota hai", "dropout"),
+    (strip_scaffolding, "ओवरफिटिंग क्या है?", "ओवरफिटिंग"),
+    (strip_scaffolding, "meaning of epoch", "epoch"),
+    (strip_scaffolding, "What is?", "What is"),
+]
 
 
 @pytest.mark.parametrize(
-    ("question", "lang"),
-    [
-        ("What is gradient clipping?", "en"),
-        ("dropout kya hai?", "hinglish"),
-        ("ओवरफिटिंग क्या है?", "hi"),
-        ("LoRA में low-rank matrices कहाँ inject की जाती हैं?", "mixed"),
-        ("give me an example", "en"),
-        ("", "en"),
-    ],
+    ("function", "question", "expected"),
+    QUESTION_CASES,
+    ids=lambda v: v.__name__ if callable(v) else None,
 )
-def test_detect_lang(question, lang):
-    assert detect_lang(question) == lang
-
-
-@pytest.mark.parametrize(
-    ("question", "stripped"),
-    [
-        ("What is gradient clipping?", "gradient clipping"),
-        ("dropout kya hota hai", "dropout"),
-        ("ओवरफिटिंग क्या है?", "ओवरफिटिंग"),
-        ("meaning of epoch", "epoch"),
-        ("What is?", "What is"),
-    ],
-)
-def test_strip_scaffolding(question, stripped):
-    assert strip_scaffolding(question) == stripped
+def test_question_helpers(function, question, expected):
+    assert function(question) == expected
