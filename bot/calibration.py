@@ -204,9 +204,7 @@ def _ask(
     out: list[_Asked] = []
     for view in views:
         shown = view.entries(retriever.entries)
-        mask = np.array(
-            [not (r.kind == "paraphrase" or view.hides(r.entry_id, r.field)) for r in rows]
-        )
+        mask = np.array([not (r.kind == "paraphrase" or view.hides(r.entry_id, r.field)) for r in rows])
         folded = Retriever(shown, retriever.encoder, retriever.vectors, retriever.options, row_mask=mask)
         position = {e.id: i for i, e in enumerate(shown)}
         for i, q in enumerate(questions):

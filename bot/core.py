@@ -299,4 +299,3 @@ def _retriever(
     if settings.fusion_weights:
         options = options.model_copy(update=settings.fusion_weights)
     return retriever.with_options(options), calibration
-

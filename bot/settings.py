@@ -82,8 +82,8 @@ class Settings(BaseSettings):
     )
     fusion_weights: dict[str, float] | None = Field(
         default=None,
-        description="Override fitted retrieval weights, e.g. {\"bm25\": 0.3, \"name\": 1.0, "
-        "\"dense_fields\": 2}; unset: the weights fitted to the glossary (`glossary-bot calibrate`).",
+        description='Override fitted retrieval weights, e.g. {"bm25": 0.3, "name": 1.0, '
+        '"dense_fields": 2}; unset: the weights fitted to the glossary (`glossary-bot calibrate`).',
     )
     min_answer_probability: float | None = Field(
         default=None,

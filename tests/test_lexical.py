@@ -50,7 +50,6 @@ def test_hindi_text_has_a_romanized_view(lexical):
     assert lexical.unknown_share(romanized([hindi])) == 0.0
 
 
-
 def test_bm25_finds_devanagari_alias(lexical):
     assert _top(lexical, lexical.bm25(["ओवरफिटिंग"])) == "overfitting"
 
