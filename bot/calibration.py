@@ -253,11 +253,12 @@ def _trade_off(p_in: np.ndarray, inside: np.ndarray) -> list[TradeOff]:
 CALIBRATION_FILE = "calibration.json"
 
 
-def calibration_artifact(folder: Path, index_key: str) -> Artifact:
-    """Where the calibration of one index is published (beside the index, same key)."""
+def calibration_artifact(folder: Path, index_key: str, vectors_sha256: str) -> Artifact:
+    """Where the calibration of one index is published (beside the index, same key); it is stale
+    when the index's vectors are not those it was fitted on."""
     return Artifact(
         path=folder / f"{index_key}.calibration-v{VERSION}",
-        meta={"version": VERSION, "index": index_key},
+        meta={"version": VERSION, "index": index_key, "vectors": vectors_sha256},
         required=(CALIBRATION_FILE,),
     )
 
@@ -278,4 +279,5 @@ def load_or_fit(folder: Path, index_key: str, retriever: Retriever, progress: bo
         notes["questions"] = fitted.questions
         return fitted
 
-    return load_or_publish(calibration_artifact(folder, index_key), load, build, fallback=True)
+    artifact = calibration_artifact(folder, index_key, retriever.vectors.manifest.faiss_sha256)
+    return load_or_publish(artifact, load, build, fallback=True)

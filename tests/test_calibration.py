@@ -111,10 +111,16 @@ def test_fit_is_saved_and_reused(retriever, tmp_path):
 
 
 def test_a_damaged_saved_fit_is_refitted(retriever, tmp_path):
-    artifact = calibration.calibration_artifact(tmp_path, "key")
+    artifact = calibration.calibration_artifact(tmp_path, "key", retriever.vectors.manifest.faiss_sha256)
     calibration.load_or_fit(tmp_path, "key", retriever)
     (artifact.path / calibration.CALIBRATION_FILE).write_text("{not json")
     assert calibration.load_or_fit(tmp_path, "key", retriever).version == calibration.VERSION
+
+
+def test_a_fit_for_other_vectors_is_stale(retriever, tmp_path):
+    calibration.load_or_fit(tmp_path, "key", retriever)
+    other = calibration.calibration_artifact(tmp_path, "key", "another-index")
+    assert not other.is_complete()
 
 
 def test_a_small_glossary_gets_the_shipped_calibration(entries):
