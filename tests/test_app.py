@@ -130,7 +130,9 @@ def test_answer_route_returns_the_answer_with_its_citations(answer_url, bot, que
         "citations": [c.model_dump() for c in expected.citations],
         "related": expected.related,
         "notice": None,
+        "confidence": expected.confidence,
     }
+    assert 0 <= reply.json()["confidence"] <= 1
 
 
 @pytest.mark.model

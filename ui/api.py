@@ -35,6 +35,10 @@ class ApiAnswer(BaseModel):
     citations: list[Citation]
     related: list[str] = Field(description="Entry ids offered as follow-up questions.")
     notice: str | None
+    confidence: float | None = Field(
+        description="Probability that the first cited entry is the right one, calibrated for this "
+        "glossary (None for a follow-up about an earlier answer)."
+    )
 
 
 #: The Answer fields ``/api/answer`` returns (the hits' full entries would be most of the bytes).
