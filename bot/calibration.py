@@ -36,9 +36,9 @@ from glossary.files import Artifact, load_or_publish
 log = logging.getLogger(__name__)
 
 #: Bump when pseudo-questions, features or fitting change: saved calibrations are then refitted.
-VERSION = 2
+VERSION = 3
 #: Share of in-scope pseudo-questions the fitted threshold may decline.
-MAX_WRONGLY_DECLINED = 0.02
+MAX_WRONGLY_DECLINED = 0.01
 #: Fusion weights tried; the default options' values are among them.
 WEIGHT_GRID: dict[str, tuple[float | int, ...]] = {
     "dense_fields": (1, 2),

@@ -49,8 +49,8 @@ REACHED = {
 }
 #: glossary set -> (R@5, out-of-scope declined, in-scope wrongly declined) reached
 REACHED_OTHER = {
-    "bundled": (0.997, 0.933, 0.036, 0.192),
-    "bare": (0.979, 0.933, 0.042, 0.158),
+    "bundled": (0.997, 0.933, 0.018, 0.192),
+    "bare": (0.979, 0.867, 0.036, 0.158),
     "cncf": (0.920, 0.667, 0.000, 0.134),
 }
 
