@@ -163,8 +163,9 @@ def fit(retriever: Retriever, progress: bool = False) -> Calibration:
     # How close a real description comes to the glossary's wording lies between a field asked of a
     # view without it (above) and the field asked verbatim: confidence learns from both.
     whole = View(len(views), frozenset(), {})
-    again = [replace(q, fold=whole.fold) for q in questions if q.kind in REWORDED]
-    verbatim = _ask(retriever, [whole], again, retriever.encode([q.text for q in again]))
+    reworded = [i for i, q in enumerate(questions) if q.kind in REWORDED]
+    again = [replace(questions[i], fold=whole.fold) for i in reworded]
+    verbatim = _ask(retriever, [whole], again, vectors[reworded])
     xv, _, right_v = _labelled(verbatim, options)
     p_in = np.array([in_scope.probability(row) for row in x])
     threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5

@@ -19,6 +19,7 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 import bm25s
 import numpy as np
@@ -37,6 +38,11 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 #: Normalised Damerau-Levenshtein similarity a misspelt word needs to be read as a name word.
 FUZZY_CUTOFF = 0.79  # one edit in a five-letter word (0.8) passes despite float rounding
 MIN_FUZZY_LEN = 4
+#: Words whose spelling correction is remembered, per index.
+CORRECTION_MEMORY = 4096
+#: Devanagari words whose romanized view is remembered (a word recurs across entries, names count
+#: twice, and calibration builds several views of one glossary).
+ROMANIZED_MEMORY = 65536
 #: Name words count twice in an entry's BM25 document: a name says more about the topic than a word
 #: of its description.
 NAME_REPEAT = 2
@@ -52,7 +58,12 @@ def _content(text: str) -> list[str]:
 
 def romanized(words: Sequence[str]) -> list[str]:
     """Latin spellings of the Devanagari words, folded as Hinglish words are (see ``bot.hinglish.fold``)."""
-    return [fold(romanise(w)) for w in words if _DEVANAGARI_WORD.search(w)]
+    return [_romanized_word(w) for w in words if _DEVANAGARI_WORD.search(w)]
+
+
+@lru_cache(maxsize=ROMANIZED_MEMORY)
+def _romanized_word(word: str) -> str:
+    return fold(romanise(word))
 
 
 def entry_names(entry: GlossaryEntry) -> list[str]:
@@ -107,25 +118,23 @@ class LexicalIndex:
                 self._names_with.setdefault(t, []).append(n)
         self._max_idf = max(self.idf.values(), default=1.0)
         self.acronyms = _acronyms(self.entries)
-        self._closest_cache: dict[str, str] = {}
+        # Memoised per index (not per class, so a reloaded glossary's old index can be freed), bounded.
+        self._closest = lru_cache(maxsize=CORRECTION_MEMORY)(self._find_closest)
 
     def correct(self, words: Sequence[str]) -> list[str]:
         """Replace words the glossary never uses by the closest name word, when close enough."""
         return [self._closest(w) for w in words]
 
-    def _closest(self, word: str) -> str:
-        """Memoised per index (not per class), so a reloaded glossary's old index can be freed."""
+    def _find_closest(self, word: str) -> str:
         if word in self.known or len(word) < MIN_FUZZY_LEN:
             return word
-        if word not in self._closest_cache:
-            match = process.extractOne(
-                word,
-                self.name_vocabulary,
-                scorer=DamerauLevenshtein.normalized_similarity,
-                score_cutoff=FUZZY_CUTOFF,
-            )
-            self._closest_cache[word] = match[0] if match else word
-        return self._closest_cache[word]
+        match = process.extractOne(
+            word,
+            self.name_vocabulary,
+            scorer=DamerauLevenshtein.normalized_similarity,
+            score_cutoff=FUZZY_CUTOFF,
+        )
+        return match[0] if match else word
 
     def expand_acronyms(self, words: Sequence[str]) -> list[str]:
         """English names for the acronyms among the words ("sgd" -> "Stochastic gradient descent")."""
