@@ -1,0 +1,29 @@
+"""What is recorded of one answer the bot gave: its kind, cited entries, confidence, glossary version."""
+
+from __future__ import annotations
+
+from bot.answer import COMPARISON_SIDES, Answer
+from bot.records.store import AnswerRecord, Channel, Kind
+
+
+def kind_of(answer: Answer) -> Kind:
+    """Read from the answer's shape (``bot.core``): a declined question still ranks entries to suggest,
+    a question with no topic ranks none; a follow-up makes no search, so it has no confidence."""
+    if answer.abstained:
+        return "declined" if answer.hits else "small talk"
+    if answer.confidence is None:
+        return "follow-up"
+    return "comparison" if len(answer.citations) >= COMPARISON_SIDES else "answer"
+
+
+def answer_record(question: str, answer: Answer, glossary_version: str, channel: Channel) -> AnswerRecord:
+    """The record of ``answer`` to ``question`` (the text after input cleaning)."""
+    return AnswerRecord(
+        question=question,
+        lang=answer.lang,
+        kind=kind_of(answer),
+        entry_ids=tuple(answer.entry_ids),
+        confidence=answer.confidence,
+        glossary_version=glossary_version,
+        channel=channel,
+    )

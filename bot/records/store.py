@@ -1,0 +1,226 @@
+"""The question and feedback store: one small interface over SQLite (default) or PostgreSQL.
+
+Every answered question is one row of ``answers`` with a random id made here, on the server; a vote
+names that id, so a client can rate only answers it was given, and the question and cited entries
+it rates are the server's own record, never what the client sends back. One vote per answer: a
+later vote replaces the earlier one, and a comment joins the vote it follows.
+
+The schema is applied by Alembic's versioned migrations (``migrations/``) when the store opens,
+inside one transaction that holds the database's lock (PostgreSQL: an advisory lock; SQLite: the
+write lock, as every SQLite transaction here begins ``IMMEDIATE``), so replicas starting at once
+migrate one after the other and the second finds nothing to do. SQLite runs in WAL mode with a
+busy timeout, so several processes can write one file; every write is one short transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, Table, create_engine, delete, event, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+
+from bot.inputs import scrub
+from bot.records.tables import answers, votes
+
+log = logging.getLogger(__name__)
+
+Vote = Literal["like", "dislike"]
+#: What an answer was: a card, a side-by-side comparison, a follow-up about an earlier answer, a
+#: decline (the glossary does not cover it), small talk (no topic: empty, no words, nothing to refer
+#: to), or a vote imported from the old feedback file (what was answered is not known).
+Kind = Literal["answer", "comparison", "follow-up", "declined", "small talk", "imported"]
+#: Where a question came from.
+Channel = Literal["chat", "api", "cli", "import"]
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+#: Key of the PostgreSQL advisory lock held while migrating (any constant shared by all replicas).
+MIGRATION_LOCK = 0x6C6F7373  # "loss"
+#: How long a SQLite writer waits for another's transaction before giving up (seconds).
+SQLITE_BUSY_TIMEOUT_S = 30
+#: Longest question or comment kept; the rest is cut off.
+MAX_TEXT = 2000
+
+
+class StoreError(Exception):
+    """The store cannot be opened, migrated, read or written; the message says which database and why."""
+
+
+class UnknownAnswer(StoreError):
+    """A vote names an answer this store never recorded (forged, or pruned by the retention setting)."""
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """What is recorded of one answered question: no IP address, session or other personal data."""
+
+    question: str | None
+    lang: str
+    kind: Kind
+    entry_ids: tuple[str, ...]
+    confidence: float | None
+    glossary_version: str
+    channel: Channel
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def _engine(url: str) -> Engine:
+    """An engine for ``url``: PostgreSQL through psycopg 3, SQLite in WAL mode with IMMEDIATE writes."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StoreError(f"invalid database_url {url!r}: {exc}") from exc
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+        return engine
+    try:
+        return create_engine(parsed, pool_pre_ping=True)
+    except (ArgumentError, ImportError) as exc:
+        raise StoreError(f"unsupported database_url {parsed!r}: {exc}") from exc
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """WAL (readers never block the writer), foreign keys on, and transactions left to SQLAlchemy's
+    ``begin`` event, which starts each one IMMEDIATE (SQLAlchemy's documented pysqlite recipe)."""
+    dbapi_connection.isolation_level = None
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
+        dbapi_connection.execute(f"PRAGMA {pragma}")
+
+
+def _insert(conn: Connection, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT that can say what to do on a conflict (both dialects spell it the same way)."""
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
+
+
+class Store:
+    """Answers and votes in one database; ``Store.open(url)`` migrates it first."""
+
+    def __init__(self, engine: Engine, record_questions: bool = True) -> None:
+        self.engine = engine
+        self.record_questions = record_questions
+
+    @classmethod
+    def open(cls, url: str, record_questions: bool = True) -> Store:
+        """The store at ``url`` with its schema migrated to the newest version (see the module docstring)."""
+        store = cls(_engine(url), record_questions)
+        with store._write() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+            config = Config()
+            config.set_main_option("script_location", str(MIGRATIONS))
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+        return store
+
+    @property
+    def where(self) -> str:
+        """The database, for messages (without its password)."""
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """One transaction; database errors become a :class:`StoreError` naming the database."""
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except UnknownAnswer:
+            raise
+        except IntegrityError as exc:  # the answer was pruned while its vote was being written
+            raise UnknownAnswer(f"no such answer in {self.where}") from exc
+        except SQLAlchemyError as exc:
+            raise StoreError(f"database {self.where}: {exc.__class__.__name__}: {exc.args[0]}") from exc
+
+    def record_answer(
+        self, record: AnswerRecord, ts: datetime | None = None, answer_id: str | None = None
+    ) -> str:
+        """Record one answered question; returns the id a vote on it must name (``answer_id`` when given:
+        an import keeps the old ids)."""
+        answer_id = answer_id or uuid.uuid4().hex
+        question = scrub(record.question)[:MAX_TEXT] if record.question and self.record_questions else None
+        row = {
+            "id": answer_id,
+            "ts": ts or datetime.now(UTC),
+            "question": question,
+            "lang": record.lang,
+            "kind": record.kind,
+            "entry_ids": list(record.entry_ids),
+            "confidence": record.confidence,
+            "glossary_version": record.glossary_version,
+            "channel": record.channel,
+        }
+        with self._write() as conn:  # an id given twice (an import run again) is recorded once
+            conn.execute(_insert(conn, answers).values(row).on_conflict_do_nothing())
+        return answer_id
+
+    def record_vote(
+        self, answer_id: str, vote: Vote, comment: str | None = None, ts: datetime | None = None
+    ) -> None:
+        """The vote on ``answer_id``, replacing an earlier one; ``comment`` None keeps an earlier comment.
+
+        Raises :class:`UnknownAnswer` when the answer was never recorded here.
+        """
+        comment = scrub(comment or "").strip()[:MAX_TEXT] or None
+        row = {"answer_id": answer_id, "ts": ts or datetime.now(UTC), "vote": vote, "comment": comment}
+        with self._write() as conn:
+            if conn.execute(select(answers.c.id).where(answers.c.id == answer_id)).first() is None:
+                raise UnknownAnswer(
+                    f"no answer {answer_id!r} in {self.where}: vote on an answer you were given"
+                )
+            stmt = _insert(conn, votes).values(row)
+            conn.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=[votes.c.answer_id],
+                    set_={
+                        "ts": stmt.excluded.ts,
+                        "vote": stmt.excluded.vote,
+                        "comment": func.coalesce(stmt.excluded.comment, votes.c.comment),
+                    },
+                )
+            )
+
+    def prune(self, days: int, now: datetime | None = None) -> int:
+        """Delete answers (and their votes) older than ``days``; returns how many answers went."""
+        cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
+        old = select(answers.c.id).where(answers.c.ts < cutoff)
+        with self._write() as conn:
+            conn.execute(delete(votes).where(votes.c.answer_id.in_(old)))
+            return conn.execute(delete(answers).where(answers.c.ts < cutoff)).rowcount
+
+    def answers_between(self, since: datetime | None, until: datetime | None) -> list[dict[str, Any]]:
+        """Answers recorded in [since, until), oldest first, each with its vote and comment (or None)."""
+        query = (
+            select(answers, votes.c.vote, votes.c.comment)
+            .outerjoin(votes, votes.c.answer_id == answers.c.id)
+            .order_by(answers.c.ts, answers.c.id)
+        )
+        if since is not None:
+            query = query.where(answers.c.ts >= since)
+        if until is not None:
+            query = query.where(answers.c.ts < until)
+        try:
+            with self.engine.connect() as conn:
+                return [dict(row._mapping) for row in conn.execute(query)]
+        except SQLAlchemyError as exc:
+            raise StoreError(f"database {self.where}: {exc.__class__.__name__}: {exc.args[0]}") from exc
