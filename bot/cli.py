@@ -10,11 +10,11 @@ command line or stdin become U+FFFD.
 from __future__ import annotations
 
 import io
-import json
 import logging
 import os
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -24,7 +24,7 @@ from typer.core import TyperGroup
 
 from bot.calibration import FEATURES
 from bot.exitcodes import ExitCode
-from bot.inputs import scrub
+from bot.inputs import json_line, scrub
 from bot.settings import Settings
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND
 
@@ -107,12 +107,66 @@ def _bot(rebuild: bool = False, progress: bool = False):
         _fail(str(exc), ExitCode.LOAD)
 
 
+def _store():
+    from bot.records import Store, StoreError
+
+    settings = _state["settings"]
+    try:
+        return Store.open(settings.database, settings.record_questions)
+    except StoreError as exc:
+        _fail(f"cannot open the store: {exc}", ExitCode.LOAD)
+
+
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in Hindi, English or Hinglish.")],
+    record: Annotated[
+        bool, typer.Option("--record", help="Record the question and answer in the store (database_url).")
+    ] = False,
 ) -> None:
     """Answer a question (the same text the app shows)."""
-    typer.echo(_bot().answer(scrub(question)).text)
+    from bot.records.answered import record as record_answer
+
+    live = _bot().pinned()
+    answer = live.answer(scrub(question))
+    if record:
+        record_answer(_store(), live, scrub(question), answer, "cli")
+    typer.echo(answer.text)
+
+
+def _when(value: str | None, option: str) -> datetime | None:
+    """A --since/--until date (YYYY-MM-DD, or a full ISO time); UTC when no zone is given."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        _fail(f"{option} {value!r}: expected a date like 2026-11-30 or 2026-11-30T14:00", ExitCode.USAGE)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+@app.command()
+def report(
+    since: Annotated[str | None, typer.Option(help="From this date or time (UTC), e.g. 2026-11-01.")] = None,
+    until: Annotated[str | None, typer.Option(help="Up to (not including) this date or time (UTC).")] = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV, one row per finding.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON document.")] = False,
+) -> None:
+    """What the bot declined (grouped by meaning), the most disliked answers, the most asked entries,
+    per language, from the store that database_url names."""
+    from bot.records import StoreError
+    from bot.records import report as maintainers
+
+    start, end = _when(since, "--since"), _when(until, "--until")
+    store = _store()
+    if _state["settings"].retention_days:
+        store.prune(_state["settings"].retention_days)
+    try:
+        found = maintainers.build(store, _bot(), start, end)
+    except StoreError as exc:
+        _fail(f"cannot read the store: {exc}", ExitCode.LOAD)
+    render = maintainers.to_json if as_json else maintainers.to_csv if as_csv else maintainers.to_markdown
+    typer.echo(render(found), nl=False)
 
 
 def _search_record(bot, query: str, k: int) -> dict:
@@ -147,7 +201,7 @@ def search(
     for q in queries:
         record = _search_record(bot, q, k)
         if as_json:
-            typer.echo(json.dumps(record, ensure_ascii=False))
+            typer.echo(json_line(record))
             continue
         flag = "  (out of scope: the bot would decline)" if record["abstained"] else ""
         typer.echo(f"{q}{flag}")

@@ -8,10 +8,16 @@ text that is echoed back (the chat, ``search --json``, the feedback log) passes 
 
 from __future__ import annotations
 
+import json
+
 import regex
 
 _LONE_SURROGATE = regex.compile(r"[\ud800-\udfff]")
 REPLACEMENT = "\ufffd"
+#: Characters that JSON allows raw in a string but that line-based readers (Python's
+#: ``str.splitlines``, JavaScript before ES2019) take for line breaks: NEL, LINE and PARAGRAPH
+#: SEPARATOR. A JSONL line holding one raw would be read as two broken lines.
+_LINE_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def scrub(text: str) -> str:
@@ -24,3 +30,12 @@ def as_question(value: object) -> str:
     if value is None:
         return ""
     return scrub(value if isinstance(value, str) else str(value))
+
+
+def json_line(value: object) -> str:
+    """``value`` as one line of JSON, readable as UTF-8 text and safe for every line splitter: lone
+    surrogates are scrubbed, NEL / U+2028 / U+2029 are written as escapes."""
+    text = scrub(json.dumps(value, ensure_ascii=False))
+    for raw, escaped in _LINE_BREAKS.items():
+        text = text.replace(raw, escaped)
+    return text

@@ -35,6 +35,10 @@ def _two_per_core() -> int:
     return 2 * cores
 
 
+#: The store's file when ``database_url`` is unset.
+DEFAULT_DATABASE = "records.sqlite3"
+
+
 class Settings(BaseSettings):
     """Configuration of the glossary bot. Env var = ``GLOSSARY_BOT_`` + field name in capitals."""
 
@@ -101,8 +105,31 @@ class Settings(BaseSettings):
         description="Address the Gradio app binds to: 127.0.0.1, or 0.0.0.0 inside a Hugging Face Space.",
     )
     port: int = Field(default=7860, ge=1, le=65535, description="Port of the Gradio app.")
+    database_url: str | None = Field(
+        default=None,
+        description="Where answered questions and votes are recorded (SQLAlchemy URL): "
+        "postgresql://user:password@host/db when several replicas share it, sqlite:///path for a file; "
+        "unset: the SQLite file records.sqlite3 in cache_dir.",
+    )
+    record_questions: bool = Field(
+        default=True,
+        description="Keep the text of each question. Off: answers are still recorded (kind, language, "
+        "cited entries, confidence) so votes and entry counts work, but no question text.",
+    )
+    retention_days: int = Field(
+        default=180, ge=0, description="Recorded answers and votes older than this are deleted; 0 = kept."
+    )
+    votes_per_minute: int = Field(
+        default=20, ge=1, description="Votes and comments one chat session may send per minute."
+    )
+    max_comment_chars: int = Field(default=1000, ge=1, description="Longer comments are cut off.")
+    report_download: bool = Field(
+        default=True, description="Offer the maintainers' report (markdown) as a download in the About tab."
+    )
     feedback_path: Path = Field(
-        default=Path("feedback.jsonl"), description="JSONL file that likes/dislikes are appended to."
+        default=Path("feedback.jsonl"),
+        description="The old likes/dislikes file: imported into the store once at start-up, then renamed "
+        "to <name>.imported.",
     )
     max_glossary_mb: float = Field(
         default=MAX_FILE_MB,
@@ -132,3 +159,8 @@ class Settings(BaseSettings):
         "ask, ...); the rest wait their turn. Default: twice the CPU cores this process may use "
         "(answers are single-threaded; more than that only share the cores, benchmarks/RESULTS.md §3).",
     )
+
+    @property
+    def database(self) -> str:
+        """The store's SQLAlchemy URL: ``database_url``, or the SQLite file in the cache folder."""
+        return self.database_url or f"sqlite:///{self.cache_dir / DEFAULT_DATABASE}"

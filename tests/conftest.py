@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import socket
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,15 +45,18 @@ def free_port() -> int:
 
 @contextmanager
 def serving(bot, settings, **updates) -> Iterator[tuple[str, object]]:
-    """The app for ``bot`` on a free loopback port (``updates`` override settings); yields (url, settings)."""
+    """The app for ``bot`` on a free loopback port (``updates`` override settings; the question store
+    is a fresh SQLite file unless ``database_url`` is given); yields (url, settings)."""
     from ui.serve import serve
 
-    config = settings.model_copy(update={"host": "127.0.0.1", "port": free_port(), **updates})
-    demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
-    try:
-        yield f"http://127.0.0.1:{config.port}", config
-    finally:
-        demo.close()
+    with tempfile.TemporaryDirectory(prefix="glossary-bot-store-") as folder:
+        fresh = {"database_url": f"sqlite:///{folder}/records.sqlite3"}
+        config = settings.model_copy(update={"host": "127.0.0.1", "port": free_port(), **fresh, **updates})
+        demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
+        try:
+            yield f"http://127.0.0.1:{config.port}", config
+        finally:
+            demo.close()
 
 
 @pytest.fixture(scope="session")

@@ -19,10 +19,10 @@ from ui import admission, callbacks
 
 
 @pytest.fixture(scope="module")
-def client(bot, settings, tmp_path_factory) -> Iterator:
+def client(bot, settings) -> Iterator:
     from gradio_client import Client
 
-    with serving(bot, settings, feedback_path=tmp_path_factory.mktemp("fb") / "feedback.jsonl") as (url, _):
+    with serving(bot, settings) as (url, _):
         yield Client(f"{url}/", verbose=False, analytics_enabled=False)
 
 

@@ -10,8 +10,8 @@ from typing import get_args
 
 import pytest
 
-from bot import feedback
 from bot.messages import MESSAGES, SIDES, t
+from bot.records import Vote
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = sorted([*REPO.glob("bot/**/*.py"), *REPO.glob("ui/**/*.py"), REPO / "app.py"])
@@ -22,7 +22,7 @@ DYNAMIC = {
     "key": FIELDS,  # answer._comparison_rows
     "aspect": ["example", "usage"],  # answer.aspect_card
     "f'no_{aspect}'": ["no_example", "no_usage"],
-    "f'vote_{vote}'": [f"vote_{v}" for v in get_args(feedback.Vote)],
+    "f'vote_{vote}'": [f"vote_{v}" for v in get_args(Vote)],
 }
 
 

@@ -19,10 +19,11 @@ from gradio_client.exceptions import AppError
 from typer.testing import CliRunner
 
 import app
-from bot import cli, feedback
+from bot import cli
 from bot.core import GlossaryBot
 from bot.exitcodes import ExitCode
 from bot.inputs import scrub
+from bot.records import AnswerRecord, Store
 from tests.conftest import free_port, serving
 from ui import callbacks
 from ui.layout import build_app
@@ -123,8 +124,8 @@ def test_a_pasted_definition_finds_its_entry(bot):
 
 
 @pytest.fixture(scope="module")
-def served(bot, settings, tmp_path_factory) -> Iterator[str]:
-    with serving(bot, settings, feedback_path=tmp_path_factory.mktemp("fb") / "f.jsonl") as (url, _):
+def served(bot, settings) -> Iterator[str]:
+    with serving(bot, settings) as (url, _):
         yield url
 
 
@@ -187,12 +188,12 @@ def test_raw_json_the_client_library_cannot_send(served, api, data, expected):
     assert expected in text and "Traceback" not in text
 
 
-def test_a_vote_on_a_question_with_a_lone_surrogate_is_logged(tmp_path):
-    path = tmp_path / "feedback.jsonl"
-    feedback.append(path, feedback.record("what is dropout\ud800", ["dropout"], "like", "ok\udfff"))
-    (line,) = path.read_text(encoding="utf-8").splitlines()
-    record = json.loads(line)
-    assert (record["question"], record["comment"]) == ("what is dropout\ufffd", "ok\ufffd")
+def test_a_vote_on_a_question_with_a_lone_surrogate_is_recorded(tmp_path):
+    store = Store.open(f"sqlite:///{tmp_path}/r.sqlite3")
+    asked = AnswerRecord("what is dropout\ud800", "en", "answer", ("dropout",), 0.9, "v1", "chat")
+    store.record_vote(store.record_answer(asked), "like", "ok\udfff")
+    (row,) = store.answers_between(None, None)
+    assert (row["question"], row["comment"]) == ("what is dropout\ufffd", "ok\ufffd")
 
 
 @pytest.mark.model

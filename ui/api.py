@@ -14,6 +14,8 @@ from pydantic import BaseModel, Field
 from bot.answer import Citation
 from bot.core import GlossaryBot
 from bot.inputs import as_question
+from bot.records import Store
+from bot.records.answered import record
 from bot.settings import Settings
 from bot.text import Lang
 from ui.admission import Busy, Gate
@@ -45,15 +47,19 @@ class ApiAnswer(BaseModel):
 _API_FIELDS = set(ApiAnswer.model_fields)
 
 
-def api_routes(bot: GlossaryBot, settings: Settings) -> list[APIRoute]:
-    """``POST /api/answer``, admitted by a :class:`Gate` sized by the same settings as Gradio's queue."""
+def api_routes(bot: GlossaryBot, settings: Settings, store: Store) -> list[APIRoute]:
+    """``POST /api/answer``, admitted by a :class:`Gate` sized by the same settings as Gradio's queue;
+    each answer is recorded in ``store``."""
     gate = Gate(settings.concurrency_limit, settings.queue_max_size)
 
     def answer(body: AskBody) -> Response:
         """Answer one question with citations."""
         try:
             with gate.slot():
-                found = bot.answer(as_question(body.question), lang=body.lang)
+                live = bot.pinned()
+                question = as_question(body.question)
+                found = live.answer(question, lang=body.lang)
+                record(store, live, question, found, "api")
         except Busy:
             raise HTTPException(
                 503, f"busy: {gate.capacity} questions are waiting; try again shortly", {"Retry-After": "1"}

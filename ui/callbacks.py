@@ -15,17 +15,25 @@ an API caller, is read back from its citations by ``bot.dialogue``.
 from __future__ import annotations
 
 import logging
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
 
-from bot import browse, dialogue, feedback
+from bot import browse, dialogue
 from bot.answer import MAX_RELATED, Answer, escape_md, sources_markdown, term
 from bot.core import GlossaryBot
 from bot.inputs import as_question
 from bot.messages import Side, side, t
+from bot.records import Store, StoreError, Vote
+from bot.records import report as maintainers
+from bot.records.answered import record
 from bot.settings import Settings
 from glossary import Glossary
+from glossary.files import atomic_write
+from ui.votes import RateLimit, SessionAnswers
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +86,15 @@ def show_related(labels: list[str]) -> list[dict]:
 class Callbacks:
     """The app's event handlers around one bot and its settings."""
 
-    def __init__(self, bot: GlossaryBot, settings: Settings) -> None:
+    def __init__(self, bot: GlossaryBot, settings: Settings, store: Store) -> None:
         self.bot = bot
         self.settings = settings
+        self.store = store
+        self.answered = SessionAnswers()
+        self.vote_limit = RateLimit(settings.votes_per_minute)
 
     def respond(
-        self, message: str, history: list[dict], labels: list[str], cited: Cited
+        self, message: str, history: list[dict], labels: list[str], cited: Cited, request: gr.Request
     ) -> tuple[str, list[dict], list[str], Cited]:
         """A question typed or clicked: (cleared box, history with the answer, related-term labels,
         the record of cited entries with this answer's)."""
@@ -92,6 +103,9 @@ class Callbacks:
             return "", history, labels, cited
         live = self.bot.pinned()
         answer = live.answer(message, with_citations(history, cited))
+        answer_id = record(self.store, live, message, answer, "chat")
+        if answer_id is not None:
+            self.answered.remember(_session(request), answer.text, answer_id)
         shown = [
             user_message(message, self.settings.max_question_chars),
             *reply_messages(answer, live.glossary),
@@ -105,41 +119,73 @@ class Callbacks:
 
     def ask(self, question: str) -> str:
         """Answer one question; returns the answer as markdown (the same text as the CLI)."""
-        return self.bot.answer(as_question(question)).text
+        live = self.bot.pinned()
+        answer = live.answer(as_question(question))
+        record(self.store, live, as_question(question), answer, "api")
+        return answer.text
 
     def vote(
-        self, history: list[dict], cited: Cited, lang: Side, data: gr.LikeData
+        self, history: list[dict], cited: Cited, lang: Side, data: gr.LikeData, request: gr.Request
     ) -> tuple[dict | None, dict, str]:
-        """A like or dislike: saved at once; (pending vote for a comment, comment row, status line)."""
+        """A like or dislike: saved at once; (pending vote for a comment, comment row, status line).
+
+        Only an answer this session was given can be rated (``ui.votes``); one vote per answer, a
+        later one replacing it; at most ``votes_per_minute`` votes and comments per session.
+        """
         if not isinstance(data.liked, bool):  # a vote taken back: nothing to record
             return None, gr.update(visible=False), ""
         position = data.index[0] if isinstance(data.index, list | tuple) else data.index
-        turn = dialogue.turn_at(with_citations(history, cited), int(position), self.bot.citations)
-        vote: feedback.Vote = "like" if data.liked else "dislike"
-        item = feedback.record(turn.question if turn else "", list(turn.entry_ids) if turn else [], vote)
-        if not self._save(item):
-            return None, gr.update(visible=False), t("feedback_failed", lang)
-        return item.model_dump(), gr.update(visible=True), t(f"vote_{vote}", lang)
+        answer_id = self._voted_answer(history, position, _session(request))
+        if answer_id is None:
+            return None, gr.update(visible=False), t("feedback_unknown", lang)
+        vote: Vote = "like" if data.liked else "dislike"
+        status = self._save(request, answer_id, vote, None, lang)
+        if status is not None:
+            return None, gr.update(visible=False), status
+        return {"answer_id": answer_id, "vote": vote}, gr.update(visible=True), t(f"vote_{vote}", lang)
 
-    def comment(self, comment: str, pending: dict | None, lang: Side) -> tuple[dict | None, dict, str, str]:
+    def comment(
+        self, comment: str, pending: dict | None, lang: Side, request: gr.Request
+    ) -> tuple[dict | None, dict, str, str]:
         """A comment on the pending vote: (pending vote, comment row, comment box, status line)."""
         if not pending or not comment.strip():
             return pending, gr.update(), "", ""
-        item = feedback.record(
-            pending["question"], pending["entry_ids"], pending["vote"], comment, pending["vote_id"]
-        )
-        if not self._save(item):
-            return pending, gr.update(), comment, t("feedback_failed", lang)
+        text = comment[: self.settings.max_comment_chars]
+        status = self._save(request, pending["answer_id"], pending["vote"], text, lang)
+        if status is not None:
+            return pending, gr.update(), comment, status
         return None, gr.update(visible=False), "", t("comment_saved", lang)
 
-    def _save(self, item: feedback.FeedbackRecord) -> bool:
-        """Append a vote or comment to the feedback file; False (logged) when it cannot be written."""
+    def _voted_answer(self, history: list[dict], position: object, session: str) -> str | None:
+        """The store's id of the answer at ``position`` of the history (or of the answer a Sources block
+        belongs to), if this session was given it; None for an impossible position or a forged answer."""
+        if not isinstance(position, int) or not 0 <= position < len(history):
+            return None
+        for message in reversed(history[: position + 1]):
+            if not isinstance(message, dict) or message.get("role") != "assistant":
+                return None
+            if dialogue.is_answer(message):
+                return self.answered.lookup(session, dialogue.message_text(message))
+        return None
+
+    def _save(
+        self, request: gr.Request, answer_id: str, vote: Vote, comment: str | None, lang: Side
+    ) -> str | None:
+        """Record a vote or comment; None when saved, else the status line to show (the reason logged)."""
+        if not self.vote_limit.allow(_session(request)):
+            return t("feedback_too_fast", lang)
         try:
-            feedback.append(self.settings.feedback_path, item)
-        except feedback.FeedbackError as exc:
-            log.error("%s", exc)
-            return False
-        return True
+            self.store.record_vote(answer_id, vote, comment)
+        except StoreError as exc:
+            log.error("vote not recorded: %s", exc)
+            return t("feedback_failed", lang)
+        return None
+
+    def report_file(self) -> dict:
+        """The maintainers' report over everything recorded, as a markdown file to download."""
+        path = Path(tempfile.gettempdir()) / f"glossary-bot-report-{os.getpid()}.md"
+        atomic_write(path, maintainers.to_markdown(maintainers.build(self.store, self.bot)).encode())
+        return gr.update(value=str(path), visible=True)
 
     def refilter(self, query: str, category: str, lang: Side) -> str:
         """The Browse listing for a filter text and a category."""
@@ -151,3 +197,8 @@ class Callbacks:
         glossary = self.bot.glossary
         filter_update = gr.update(label=t("category", lang), choices=browse.categories(glossary, lang))
         return filter_update, self.refilter(query, category, lang), browse.about(glossary, lang)
+
+
+def _session(request: gr.Request) -> str:
+    """The chat session a request belongs to (Gradio's session hash; one key for callers without one)."""
+    return request.session_hash or ""

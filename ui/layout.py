@@ -19,6 +19,7 @@ from gradio.blocks import Block
 from bot import browse
 from bot.core import GlossaryBot
 from bot.messages import SIDES, Side, t
+from bot.records import Store
 from bot.settings import Settings
 from ui.callbacks import N_RELATED, Callbacks, show_related
 
@@ -175,7 +176,14 @@ def _chat_tab(labels: Labels, settings: Settings) -> Chat:
     )
 
 
-def _pages(labels: Labels, bot: GlossaryBot) -> Pages:
+def _report_download(labels: Labels, callbacks: Callbacks) -> None:
+    """The maintainers' report (``glossary-bot report``) as a markdown file, made when asked for."""
+    button = labels.make(gr.Button, {"value": "report_download"}, size="sm", elem_id="report-button")
+    file = gr.File(visible=False, elem_id="report-file", interactive=False)
+    button.click(callbacks.report_file, None, file, api_visibility="private")
+
+
+def _pages(labels: Labels, bot: GlossaryBot, callbacks: Callbacks) -> Pages:
     """The Browse and About tabs, filled with the glossary served at start-up."""
     with labels.make(gr.Tab, {"label": "browse_tab"}, id="browse-tab"):
         with gr.Row():
@@ -193,6 +201,8 @@ def _pages(labels: Labels, bot: GlossaryBot) -> Pages:
         )
     with labels.make(gr.Tab, {"label": "about_tab"}, id="about-tab"):
         about = gr.Markdown(browse.about(bot.glossary, START), elem_id="about")
+        if callbacks.settings.report_download:
+            _report_download(labels, callbacks)
     return Pages(query, category, listing, about)
 
 
@@ -224,16 +234,18 @@ def _wire_chat(chat: Chat, callbacks: Callbacks, ui_lang: gr.Radio) -> None:
         )
 
 
-def build_app(bot: GlossaryBot, settings: Settings | None = None) -> gr.Blocks:
-    """The app around ``bot`` (not yet queued or launched: ``ui.serve.serve`` does that)."""
+def build_app(bot: GlossaryBot, settings: Settings | None = None, store: Store | None = None) -> gr.Blocks:
+    """The app around ``bot``, recording into ``store`` (default: the one the settings name); not yet
+    queued or launched: ``ui.serve.serve`` does that."""
     settings = settings or bot.settings
-    callbacks = Callbacks(bot, settings)
+    store = store or Store.open(settings.database, settings.record_questions)
+    callbacks = Callbacks(bot, settings, store)
     labels = Labels()
     with gr.Blocks(title=t("page_title", START), analytics_enabled=False) as demo:
         ui_lang = _header(labels)
         with gr.Tabs():
             chat = _chat_tab(labels, settings)
-            pages = _pages(labels, bot)
+            pages = _pages(labels, bot, callbacks)
         _wire_chat(chat, callbacks, ui_lang)
         listing_io = ([pages.query, pages.category, ui_lang], pages.listing)
         pages.query.change(

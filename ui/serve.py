@@ -2,9 +2,10 @@
 
 It refuses, with no traceback, when a setting is invalid (``ExitCode.USAGE``), when the glossary,
 model or index cannot be loaded (``ExitCode.LOAD``, as the CLI), or when it cannot listen on the
-configured address (``ExitCode.SERVE``). A user glossary is watched while serving
-(``reload_interval_s``): an edit is swapped in once it loads; a broken edit is logged and the last
-good glossary stays in service.
+configured address (``ExitCode.SERVE``), or when the question store cannot be opened
+(``ExitCode.LOAD``; an old ``feedback.jsonl`` is imported into it once). A user glossary is watched
+while serving (``reload_interval_s``): an edit is swapped in once it loads; a broken edit is logged
+and the last good glossary stays in service.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from pydantic import ValidationError
 
 from bot.core import GlossaryBot
 from bot.exitcodes import ExitCode
+from bot.records import Store, StoreError
+from bot.records.legacy import import_feedback
+from bot.records.store import Pruner
 from bot.reload import GlossaryWatcher
 from bot.settings import Settings
 from glossary import GlossaryError
@@ -26,14 +30,17 @@ from ui.api import api_routes
 from ui.layout import CSS, THEME, build_app
 
 
-def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
+def serve(bot: GlossaryBot, settings: Settings, store: Store | None = None, **launch: Any) -> gr.Blocks:
     """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks).
+
+    Questions and votes go to ``store`` (default: the one ``database_url`` names, opened here).
 
     The queue holds at most ``queue_max_size`` requests (a caller beyond that is told it is full) and
     works on ``concurrency_limit`` requests of each kind at a time, so one busy client cannot
     make the others wait without bound.
     """
-    demo = build_app(bot, settings)
+    store = store or Store.open(settings.database, settings.record_questions)
+    demo = build_app(bot, settings, store)
     demo.queue(default_concurrency_limit=settings.concurrency_limit, max_size=settings.queue_max_size)
     demo.launch(
         server_name=settings.host,
@@ -42,7 +49,7 @@ def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
         show_error=False,
         css=CSS,
         theme=THEME,
-        app_kwargs={"routes": api_routes(bot, settings)},  # first in the router, before Gradio's own
+        app_kwargs={"routes": api_routes(bot, settings, store)},  # first in the router, before Gradio's own
         **launch,
     )
     return demo
@@ -66,8 +73,14 @@ def main() -> None:
         bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
     except (GlossaryError, IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
-    GlossaryWatcher.start_for(bot)
     try:
-        serve(bot, settings)
+        store = Store.open(settings.database, settings.record_questions)
+        import_feedback(store, settings.feedback_path)
+    except (StoreError, OSError) as exc:
+        _refuse(f"cannot open the question store: {exc}", ExitCode.LOAD)
+    GlossaryWatcher.start_for(bot)
+    Pruner.start_for(store, settings.retention_days)
+    try:
+        serve(bot, settings, store)
     except OSError as exc:
         _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)

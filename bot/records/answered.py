@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 from bot.answer import COMPARISON_SIDES, Answer
-from bot.records.store import AnswerRecord, Channel, Kind
+from bot.core import GlossaryBot
+from bot.records.store import AnswerRecord, Channel, Kind, Store, StoreError
+
+log = logging.getLogger(__name__)
 
 
 def kind_of(answer: Answer) -> Kind:
@@ -27,3 +32,15 @@ def answer_record(question: str, answer: Answer, glossary_version: str, channel:
         glossary_version=glossary_version,
         channel=channel,
     )
+
+
+def record(store: Store, bot: GlossaryBot, question: str, answer: Answer, channel: Channel) -> str | None:
+    """Record ``bot``'s answer to ``question``; its id, or None (logged) when the store fails: the asker
+    gets the answer either way. ``bot`` is the pinned bot that answered (its glossary's version)."""
+    try:
+        return store.record_answer(
+            answer_record(bot.prepare(question).text, answer, bot.glossary.content_hash, channel)
+        )
+    except StoreError as exc:
+        log.error("answer not recorded: %s", exc)
+        return None

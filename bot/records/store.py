@@ -15,6 +15,7 @@ busy timeout, so several processes can write one file; every write is one short 
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +49,8 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x6C6F7373  # "loss"
 #: How long a SQLite writer waits for another's transaction before giving up (seconds).
 SQLITE_BUSY_TIMEOUT_S = 30
+#: How often a running app deletes records past the retention setting (seconds).
+PRUNE_INTERVAL_S = 3600
 #: Longest question or comment kept; the rest is cut off.
 MAX_TEXT = 2000
 
@@ -224,3 +227,38 @@ class Store:
                 return [dict(row._mapping) for row in conn.execute(query)]
         except SQLAlchemyError as exc:
             raise StoreError(f"database {self.where}: {exc.__class__.__name__}: {exc.args[0]}") from exc
+
+
+class Pruner:
+    """Deletes records older than the retention setting: at start-up, then every ``PRUNE_INTERVAL_S``."""
+
+    def __init__(self, store: Store, days: int) -> None:
+        self.store = store
+        self.days = days
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="store-pruner", daemon=True)
+
+    @classmethod
+    def start_for(cls, store: Store, days: int) -> Pruner | None:
+        """A running pruner; None when records are kept for ever (``retention_days`` 0)."""
+        if days <= 0:
+            return None
+        pruner = cls(store, days)
+        pruner._thread.start()
+        return pruner
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                gone = self.store.prune(self.days)
+            except StoreError as exc:  # the next round tries again
+                log.error("pruning failed: %s", exc)
+            else:
+                if gone:
+                    log.info("pruned %d answers older than %d days", gone, self.days)
+            if self._stop.wait(PRUNE_INTERVAL_S):
+                return

@@ -1,7 +1,7 @@
 """The app in a real browser: headless Debian Chromium driven by Playwright.
 
 The app runs in a thread on 127.0.0.1 (a free port) with the session's bot and a
-temporary feedback file. Every request the page makes to anywhere else is
+temporary question store. Every request the page makes to anywhere else is
 blocked and recorded, and the last test checks there were none. Screenshots go
 to ``test-artifacts/``; the desktop and mobile ones are also copied to
 ``docs/`` (shrunk to a 256-colour palette) for the README.
@@ -9,9 +9,7 @@ to ``test-artifacts/``; the desktop and mobile ones are also copied to
 
 from __future__ import annotations
 
-import json
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +17,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
+from bot.records import Store
 from tests.conftest import serving
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
@@ -48,10 +47,9 @@ def _docs_copy(shot: Path, name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(bot, settings, tmp_path_factory) -> Iterator[tuple[str, Path]]:
-    feedback_path = tmp_path_factory.mktemp("feedback") / "feedback.jsonl"
-    with serving(bot, settings, feedback_path=feedback_path) as (url, _):
-        yield f"{url}/", feedback_path
+def server(bot, settings) -> Iterator[tuple[str, Store]]:
+    with serving(bot, settings) as (url, config):
+        yield f"{url}/", Store.open(config.database)
 
 
 @pytest.fixture(scope="module")
@@ -180,22 +178,25 @@ def test_follow_up_uses_the_previous_term(page):
     _shot(page, "chat-follow-up.png")
 
 
-def test_like_appends_a_feedback_line(page, server):
-    feedback_path = server[1]
+def _voted(store: Store) -> list[dict]:
+    return [r for r in store.answers_between(None, None) if r["vote"] is not None]
+
+
+def test_like_records_a_vote_on_the_servers_answer(page, server):
+    store = server[1]
     page.locator("#chat button[aria-label=Like]").last.click()
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while not feedback_path.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    records = [json.loads(line) for line in feedback_path.read_text(encoding="utf-8").splitlines()]
-    assert records[-1]["vote"] == "like"
-    assert records[-1]["question"] == "give me an example"
-    assert records[-1]["entry_ids"] == ["gradient-clipping"]
+    page.locator("#vote-status").get_by_text("saved").wait_for()
+    (record,) = _voted(store)
+    assert (record["vote"], record["question"], record["entry_ids"]) == (
+        "like",
+        "give me an example",
+        ["gradient-clipping"],
+    )
     page.locator("#comment-row textarea").fill("clear and short")
     page.locator("#send-comment").click()
     page.locator("#vote-status").get_by_text("Comment saved").wait_for()
-    records = [json.loads(line) for line in feedback_path.read_text(encoding="utf-8").splitlines()]
-    assert records[-1]["comment"] == "clear and short"
-    assert records[-1]["vote_id"] == records[-2]["vote_id"]
+    (record,) = _voted(store)
+    assert (record["vote"], record["comment"]) == ("like", "clear and short")
 
 
 def test_user_text_renders_as_text(page):

@@ -19,13 +19,13 @@ import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import httpx
 
 from bot.answer import cited_sources, unescape_md
 from bot.comparison import split_comparison
 from bot.dialogue import CitationIndex, is_answer, message_text, named_entry
+from bot.records import Store
 from glossary import Glossary, GlossaryEntry
 
 #: A session's questions, in turn; ``{en}`` and ``{hi}`` are its term's names.
@@ -200,17 +200,18 @@ def run_load(url: str, glossary: Glossary, sessions: int, questions: int, vote_e
     return report
 
 
-def feedback_errors(path: Path, report: Report) -> list[str]:
-    """Every vote sent is one line of the feedback file, with its question, entry and vote; nothing else."""
-    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-    records = [json.loads(line) for line in lines]
-    got = sorted((r["question"], ",".join(r["entry_ids"]), r["vote"]) for r in records)
+def feedback_errors(store: Store, report: Report) -> list[str]:
+    """Every vote sent is recorded once in the store, on the answer it rated (its question and entry);
+    and every question asked is recorded once."""
+    rows = store.answers_between(None, None)
+    voted = [r for r in rows if r["vote"] is not None]
+    got = sorted((r["question"], ",".join(r["entry_ids"]), r["vote"]) for r in voted)
     want = sorted(report.votes)
     errors = []
-    if len(lines) != len(report.votes):
-        errors.append(f"{len(report.votes)} votes sent, {len(lines)} lines in {path}")
+    if len(voted) != len(report.votes):
+        errors.append(f"{len(report.votes)} votes sent, {len(voted)} recorded in {store.where}")
     if got != want:
-        errors.append(f"feedback records differ from the votes sent: {set(got) ^ set(want)}")
-    if len({r["vote_id"] for r in records}) != len(records):
-        errors.append("a vote_id is repeated")
+        errors.append(f"recorded votes differ from the votes sent: {set(got) ^ set(want)}")
+    if len(rows) != len(report.latencies):
+        errors.append(f"{len(report.latencies)} questions answered, {len(rows)} recorded")
     return errors

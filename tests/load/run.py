@@ -2,9 +2,9 @@
 
     python -m tests.load.run [--sessions 50] [--questions 20] [--vote-every 4]
 
-Starts ``python app.py`` on a free loopback port with a temporary feedback file, waits until it
+Starts ``python app.py`` on a free loopback port with a temporary question store, waits until it
 serves, runs the chat sessions of ``tests/load/harness.py`` against it, checks that every vote is
-in the feedback file exactly once, prints the figures and stops the app. Exits 0 only when there
+in the store exactly once, prints the figures and stops the app. Exits 0 only when there
 was no error at all. Nothing but 127.0.0.1 is contacted.
 """
 
@@ -20,6 +20,7 @@ from pathlib import Path
 
 import httpx
 
+from bot.records import Store
 from bot.settings import Settings
 from glossary import load_glossary
 from tests.conftest import free_port
@@ -56,12 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        feedback = Path(tmp, "feedback.jsonl")
+        database = f"sqlite:///{tmp}/records.sqlite3"
         env = {
             **os.environ,
             "GLOSSARY_BOT_HOST": "127.0.0.1",
             "GLOSSARY_BOT_PORT": str(port),
-            "GLOSSARY_BOT_FEEDBACK_PATH": str(feedback),
+            "GLOSSARY_BOT_DATABASE_URL": database,
         }
         log = Path(tmp, "app.log")
         with log.open("w") as out:
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 _wait_until_serving(url, app, log)
                 report = run_load(url, glossary, args.sessions, args.questions, args.vote_every)
-                errors = report.errors + feedback_errors(feedback, report)
+                errors = report.errors + feedback_errors(Store.open(database), report)
             finally:
                 app.terminate()
                 app.wait(timeout=30)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.records import Store
 from tests.conftest import serving
 from tests.load import harness
 
@@ -17,9 +18,8 @@ QUESTIONS = 5
 
 
 @pytest.fixture(scope="module")
-def app_url(bot, settings, tmp_path_factory) -> Iterator[tuple[str, object]]:
-    feedback = tmp_path_factory.mktemp("load") / "feedback.jsonl"
-    with serving(bot, settings, feedback_path=feedback) as served:
+def app_url(bot, settings) -> Iterator[tuple[str, object]]:
+    with serving(bot, settings) as served:
         yield served
 
 
@@ -30,7 +30,7 @@ def test_concurrent_sessions_get_their_own_answers_and_every_vote_is_logged_once
     assert report.errors == []
     assert len(report.latencies) == SESSIONS * QUESTIONS
     assert len(report.votes) == SESSIONS * (QUESTIONS // 2)
-    assert harness.feedback_errors(config.feedback_path, report) == []
+    assert harness.feedback_errors(Store.open(config.database), report) == []
 
 
 def test_the_checker_catches_an_answer_about_another_term(app_url, bot):

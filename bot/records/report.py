@@ -1,0 +1,257 @@
+"""The maintainers' report: what the bot could not answer, which answers were disliked and why,
+which entries are asked for most, per language, over a date range of the store.
+
+Declined questions are grouped by meaning with the bot's own encoder (agglomerative clustering on
+cosine distance), so "what is RLHF", "RLHF kya hai" and "explain RLHF" make one group: one term to
+add. Each group lists its count, a few examples and the entries the bot found nearest to it.
+Rendered as markdown (people), CSV or JSON (tools).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+from sklearn.cluster import AgglomerativeClustering
+
+from bot.core import GlossaryBot
+from bot.inputs import json_line
+from bot.records.store import Store
+
+#: Declined questions closer than this (cosine distance, average linkage) are one group: e5's
+#: embeddings put rephrasings of one question well inside it and different topics outside.
+GROUP_DISTANCE = 0.12
+#: Example questions shown per group, and nearest entries per group.
+EXAMPLES = 3
+NEAREST = 3
+#: Rows shown per section in markdown (CSV and JSON carry them all).
+TOP = 20
+#: Kinds that cite entries the asker wanted (a follow-up repeats an earlier answer's).
+ASKED_KINDS = frozenset({"answer", "comparison"})
+
+
+@dataclass(frozen=True)
+class DeclinedGroup:
+    count: int
+    examples: list[str]
+    languages: dict[str, int]
+    nearest: list[str]  # entry ids, best first
+
+
+@dataclass(frozen=True)
+class DislikedAnswer:
+    entry_ids: list[str]
+    kind: str
+    dislikes: int
+    likes: int
+    questions: list[str]
+    comments: list[str]
+
+
+@dataclass(frozen=True)
+class LanguageCounts:
+    questions: int = 0
+    declined: int = 0
+    likes: int = 0
+    dislikes: int = 0
+
+
+@dataclass
+class Report:
+    since: datetime | None
+    until: datetime | None
+    questions: int
+    languages: dict[str, LanguageCounts]
+    declined: list[DeclinedGroup]
+    disliked: list[DislikedAnswer]
+    most_asked: list[tuple[str, int]]
+    terms: dict[str, str] = field(default_factory=dict)  # entry id -> its term, for display
+
+
+def group_declined(bot: GlossaryBot, rows: Sequence[dict[str, Any]]) -> list[DeclinedGroup]:
+    """Declined questions (with text) grouped by meaning, biggest group first."""
+    texts = [r["question"] for r in rows]
+    if not texts:
+        return []
+    vectors = bot.encoder.encode_queries(texts)
+    if len(texts) == 1:
+        labels = np.zeros(1, dtype=int)
+    else:
+        clustering = AgglomerativeClustering(
+            n_clusters=None, metric="cosine", linkage="average", distance_threshold=GROUP_DISTANCE
+        )
+        labels = clustering.fit_predict(vectors)
+    groups: list[DeclinedGroup] = []
+    for label in np.unique(labels):
+        members = np.flatnonzero(labels == label)
+        centre = vectors[members].mean(axis=0)
+        central = members[np.argsort(-(vectors[members] @ centre))]  # most typical first
+        asked = Counter(texts[i] for i in central)
+        examples = list(dict.fromkeys(texts[i] for i in central))[:EXAMPLES]
+        nearest = [h.entry.id for h in bot.search(texts[central[0]], NEAREST)]
+        languages = Counter(rows[int(i)]["lang"] for i in members)
+        groups.append(DeclinedGroup(sum(asked.values()), examples, dict(languages), nearest))
+    return sorted(groups, key=lambda g: (-g.count, g.examples[0]))
+
+
+def _disliked(rows: Sequence[dict[str, Any]]) -> list[DislikedAnswer]:
+    """Answers grouped by what they cited (declines by kind), those with a dislike, most disliked first."""
+    by_answer: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if r["vote"] is not None:
+            by_answer[(r["kind"], tuple(r["entry_ids"]))].append(r)
+    out = []
+    for (kind, entry_ids), voted in by_answer.items():
+        dislikes = [r for r in voted if r["vote"] == "dislike"]
+        if not dislikes:
+            continue
+        out.append(
+            DislikedAnswer(
+                entry_ids=list(entry_ids),
+                kind=kind,
+                dislikes=len(dislikes),
+                likes=len(voted) - len(dislikes),
+                questions=list(dict.fromkeys(r["question"] for r in dislikes if r["question"]))[:EXAMPLES],
+                comments=[r["comment"] for r in dislikes if r["comment"]],
+            )
+        )
+    return sorted(out, key=lambda d: (-d.dislikes, d.likes, d.entry_ids))
+
+
+def _languages(rows: Sequence[dict[str, Any]]) -> dict[str, LanguageCounts]:
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        c = counts[r["lang"]]
+        c["questions"] += 1
+        c["declined"] += r["kind"] == "declined"
+        if r["vote"] is not None:
+            c[f"{r['vote']}s"] += 1
+    return {lang: LanguageCounts(**c) for lang, c in sorted(counts.items())}
+
+
+def build(
+    store: Store, bot: GlossaryBot, since: datetime | None = None, until: datetime | None = None
+) -> Report:
+    """The report over answers recorded in [since, until)."""
+    rows = store.answers_between(since, until)
+    declined = [r for r in rows if r["kind"] == "declined" and r["question"]]
+    asked = Counter(e for r in rows if r["kind"] in ASKED_KINDS for e in r["entry_ids"])
+    report = Report(
+        since=since,
+        until=until,
+        questions=len(rows),
+        languages=_languages(rows),
+        declined=group_declined(bot, declined),
+        disliked=_disliked(rows),
+        most_asked=sorted(asked.items(), key=lambda kv: (-kv[1], kv[0])),
+    )
+    ids = {e for g in report.declined for e in g.nearest} | {e for e, _ in report.most_asked}
+    ids |= {e for d in report.disliked for e in d.entry_ids}
+    terms = {e.id: e.term for e in bot.glossary.entries}  # an id may be gone since it was recorded
+    report.terms = {i: terms[i] for i in sorted(ids) if i in terms}
+    return report
+
+
+def _period(report: Report) -> str:
+    def day(d: datetime | None, open_end: str) -> str:
+        return d.astimezone(UTC).isoformat(timespec="minutes") if d else open_end
+
+    return f"{day(report.since, 'the first record')} to {day(report.until, 'now')}"
+
+
+def _cell(text: str) -> str:
+    """Text in a markdown table cell: one line, no cell-ending bars."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def to_markdown(report: Report) -> str:
+    """The report for people (the CLI's default and the About tab's download)."""
+
+    def names(ids: Sequence[str]) -> str:
+        return ", ".join(f"{report.terms.get(i, i)} (`{i}`)" for i in ids) or "—"
+
+    lines = [
+        "# Glossary bot report",
+        "",
+        f"{report.questions} questions from {_period(report)}.",
+        "",
+        "## Per language",
+        "",
+        "| language | questions | declined | likes | dislikes |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {lang} | {c.questions} | {c.declined} | {c.likes} | {c.dislikes} |"
+            for lang, c in report.languages.items()
+        ),
+        "",
+        "## Declined questions, grouped by meaning",
+        "",
+        "| count | languages | examples | nearest entries |",
+        "|---|---|---|---|",
+        *(
+            f"| {g.count} | {', '.join(f'{k} {v}' for k, v in sorted(g.languages.items()))} | "
+            f"{_cell(' · '.join(g.examples))} | {_cell(names(g.nearest))} |"
+            for g in report.declined[:TOP]
+        ),
+        "",
+        "## Most disliked answers",
+        "",
+        "| dislikes | likes | answer | questions | comments |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {d.dislikes} | {d.likes} | {d.kind}: {_cell(names(d.entry_ids))} | "
+            f"{_cell(' · '.join(d.questions))} | {_cell(' · '.join(d.comments))} |"
+            for d in report.disliked[:TOP]
+        ),
+        "",
+        "## Most asked entries",
+        "",
+        "| times cited | entry |",
+        "|---|---|",
+        *(f"| {n} | {_cell(names([e]))} |" for e, n in report.most_asked[:TOP]),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(report: Report) -> str:
+    """The whole report as one JSON document (line separators escaped: see ``bot.inputs.json_line``)."""
+    data = asdict(report)
+    data["since"] = report.since.isoformat() if report.since else None
+    data["until"] = report.until.isoformat() if report.until else None
+    data["most_asked"] = [{"entry_id": e, "count": n} for e, n in report.most_asked]
+    return json_line(data)
+
+
+def to_csv(report: Report) -> str:
+    """One row per finding: section, count, languages, entry ids, examples, comments."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["section", "count", "likes", "languages", "entry_ids", "examples", "comments"])
+    for lang, c in report.languages.items():
+        writer.writerow(
+            ["language", c.questions, c.likes, lang, "", f"declined {c.declined}", f"dislikes {c.dislikes}"]
+        )
+    for g in report.declined:
+        langs = " ".join(f"{k}:{v}" for k, v in sorted(g.languages.items()))
+        writer.writerow(["declined", g.count, "", langs, " ".join(g.nearest), " | ".join(g.examples), ""])
+    for d in report.disliked:
+        writer.writerow(
+            [
+                "disliked",
+                d.dislikes,
+                d.likes,
+                "",
+                " ".join(d.entry_ids),
+                " | ".join(d.questions),
+                " | ".join(d.comments),
+            ]
+        )
+    for e, n in report.most_asked:
+        writer.writerow(["asked", n, "", "", e, "", ""])
+    return out.getvalue()
