@@ -10,7 +10,7 @@ export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install browser prepare run test lint eval default-calibration bench-load bench bench-scale clean
+.PHONY: install browser postgres prepare run test lint eval default-calibration bench-load bench bench-scale clean
 
 install: $(STAMP)
 
@@ -31,6 +31,15 @@ browser:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver fonts-noto-core; \
 	fi
 
+# PostgreSQL's server programs for the store's tests (tests/postgres.py starts a throwaway server in
+# a temp folder on a free port, as the unprivileged user `postgres` when run as root), from Debian.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql; \
+	fi
+
 # Convert the model and build the index, each only if missing or stale: the CLI command `prepare`
 # (GlossaryBot.prepare is another thing: it cleans one question).
 prepare: install
@@ -40,7 +49,7 @@ prepare: install
 run: install
 	$(PY) app.py
 
-test: install browser
+test: install browser postgres
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q

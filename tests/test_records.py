@@ -8,7 +8,6 @@ import json
 import multiprocessing
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -152,7 +151,7 @@ def test_a_bad_database_url_is_a_clear_error(tmp_path):
     with pytest.raises(StoreError, match="invalid database_url"):
         Store.open("not a url")
     (tmp_path / "dir.sqlite3").mkdir()
-    with pytest.raises(StoreError, match="dir.sqlite3"):
+    with pytest.raises(StoreError, match=r"dir\.sqlite3"):
         Store.open(f"sqlite:///{tmp_path}/dir.sqlite3")
 
 
