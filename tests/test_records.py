@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -20,6 +24,7 @@ from bot.records.store import MAX_TEXT, StoreError
 from bot.records.tables import metadata
 from tests.postgres import postgres_server
 
+REPO = Path(__file__).resolve().parents[1]
 WORKERS = 8
 PER_WORKER = 50
 ASKED = AnswerRecord("What is dropout?", "en", "answer", ("dropout",), 0.91, "v1", "chat")
@@ -209,3 +214,13 @@ def test_json_lines_escape_characters_that_split_lines():
     line = json_line(value)
     assert len(line.splitlines()) == 1
     assert json.loads(line) == {"question": "a\u2028b\u0085c\u2029d", "bad": "\ufffd"}
+
+
+def test_the_app_refuses_a_bad_database_url_in_one_line(tmp_path):
+    """The real ``python app.py``: the store is opened before the model, so this is quick."""
+    env = {**os.environ, "GLOSSARY_BOT_DATABASE_URL": "postgresql+nodriver://x@127.0.0.1/db"}
+    command = [sys.executable, str(REPO / "app.py")]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3
+    assert done.stderr.splitlines()[-1].startswith("error: cannot open the question store: ")
+    assert "Traceback" not in done.stderr and done.stdout == ""

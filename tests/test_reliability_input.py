@@ -293,6 +293,9 @@ def test_cli_stdin_with_undecodable_bytes(runner):
 
 def test_cli_internal_error_is_one_line_and_exit_1(monkeypatch):
     class Broken:
+        def pinned(self):
+            return self
+
         def answer(self, question):
             raise ZeroDivisionError("boom")
 

@@ -69,15 +69,15 @@ def main() -> None:
         settings = Settings()
     except ValidationError as exc:
         _refuse(f"invalid setting: {exc}", ExitCode.USAGE)
-    try:
-        bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
-    except (GlossaryError, IndexLayerError, OSError) as exc:
-        _refuse(f"cannot start: {exc}", ExitCode.LOAD)
-    try:
+    try:  # before the model: a wrong database_url is reported at once
         store = Store.open(settings.database, settings.record_questions)
         import_feedback(store, settings.feedback_path)
     except (StoreError, OSError) as exc:
         _refuse(f"cannot open the question store: {exc}", ExitCode.LOAD)
+    try:
+        bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
+    except (GlossaryError, IndexLayerError, OSError) as exc:
+        _refuse(f"cannot start: {exc}", ExitCode.LOAD)
     GlossaryWatcher.start_for(bot)
     Pruner.start_for(store, settings.retention_days)
     try:
