@@ -8,12 +8,14 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
+import gradio as gr
 import httpx
 import pytest
 from typer.testing import CliRunner
 
 from bot import cli
 from bot.messages import MESSAGES
+from bot.records import Store
 from tests.conftest import serving
 from ui import admission, callbacks
 
@@ -96,12 +98,21 @@ def test_chat_follows_up_from_the_recorded_entries_whatever_the_citation_says(cl
 
 
 @pytest.mark.model
-def test_respond_records_the_cited_entries(bot, settings):
-    respond = callbacks.Callbacks(bot, settings).respond
-    _, history, labels, cited = respond("What is dropout?", [], [], {})
+def test_respond_records_the_cited_entries(bot, settings, tmp_path):
+    store = Store.open(f"sqlite:///{tmp_path}/r.sqlite3")
+    app = callbacks.Callbacks(bot, settings, store)
+    session = gr.Request(session_hash="s")
+    _, history, labels, cited = app.respond("What is dropout?", [], [], {}, session)
     assert cited == {history[1]["content"]: ["dropout"]}
-    _, history, _, cited = respond("give me an example", history, labels, cited)
+    _, history, _, cited = app.respond("give me an example", history, labels, cited, session)
     assert list(cited.values()) == [["dropout"], ["dropout"]] and "Example" in history[-2]["content"]
+    rows = store.answers_between(None, None)
+    assert [(r["question"], r["kind"], r["entry_ids"], r["channel"]) for r in rows] == [
+        ("What is dropout?", "answer", ["dropout"], "chat"),
+        ("give me an example", "follow-up", ["dropout"], "chat"),
+    ]
+    assert rows[0]["glossary_version"] == bot.glossary.content_hash
+    assert app.answered.lookup("s", history[1]["content"]) == rows[0]["id"]
 
 
 @pytest.mark.model

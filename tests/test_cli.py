@@ -12,8 +12,10 @@ pytestmark = pytest.mark.model
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run_cli(*args: str, stdin: str | None = None, cache_dir: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "GLOSSARY_BOT_CACHE_DIR": str(cache_dir), "HF_HUB_OFFLINE": "1"}
+def run_cli(
+    *args: str, stdin: str | None = None, cache_dir: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    env = {**os.environ, "GLOSSARY_BOT_CACHE_DIR": str(cache_dir), "HF_HUB_OFFLINE": "1", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args],
         input=stdin,

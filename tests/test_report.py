@@ -6,9 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import pytest
 from bot.records import Store
 from bot.records import report as maintainers
 from bot.records.answered import kind_of, record
+from tests.test_cli import run_cli
 
 pytestmark = pytest.mark.model
 REPO = Path(__file__).resolve().parents[1]
@@ -72,15 +71,7 @@ def test_disliked_answers_come_with_their_comments_and_most_asked_entries_are_co
 
 
 def _report(url: str, cache_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "GLOSSARY_BOT_CACHE_DIR": str(cache_dir), "GLOSSARY_BOT_DATABASE_URL": url}
-    return subprocess.run(
-        [sys.executable, "-m", "bot.cli", "report", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=REPO,
-        timeout=300,
-    )
+    return run_cli("report", *args, cache_dir=cache_dir, env={"GLOSSARY_BOT_DATABASE_URL": url})
 
 
 def test_cli_report_in_markdown_csv_and_json(recorded, cache_dir):
@@ -101,11 +92,8 @@ def test_cli_report_in_markdown_csv_and_json(recorded, cache_dir):
 
 def test_ask_records_only_with_record(tmp_path, cache_dir):
     url = f"sqlite:///{tmp_path}/r.sqlite3"
-    env = {**os.environ, "GLOSSARY_BOT_CACHE_DIR": str(cache_dir), "GLOSSARY_BOT_DATABASE_URL": url}
     for args in (["ask", "What is dropout?"], ["ask", "--record", "What is dropout?"]):
-        done = subprocess.run(
-            [sys.executable, "-m", "bot.cli", *args], capture_output=True, env=env, cwd=REPO
-        )
+        done = run_cli(*args, cache_dir=cache_dir, env={"GLOSSARY_BOT_DATABASE_URL": url})
         assert done.returncode == 0, done.stderr
     (row,) = Store.open(url).answers_between(None, None)
     assert (row["question"], row["channel"], row["kind"], row["entry_ids"]) == (

@@ -56,10 +56,9 @@ def api_routes(bot: GlossaryBot, settings: Settings, store: Store) -> list[APIRo
         """Answer one question with citations."""
         try:
             with gate.slot():
-                live = bot.pinned()
                 question = as_question(body.question)
-                found = live.answer(question, lang=body.lang)
-                record(store, live, question, found, "api")
+                found = bot.answer(question, lang=body.lang)
+                record(store, bot, question, found, "api")
         except Busy:
             raise HTTPException(
                 503, f"busy: {gate.capacity} questions are waiting; try again shortly", {"Retry-After": "1"}

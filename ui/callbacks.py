@@ -119,9 +119,8 @@ class Callbacks:
 
     def ask(self, question: str) -> str:
         """Answer one question; returns the answer as markdown (the same text as the CLI)."""
-        live = self.bot.pinned()
-        answer = live.answer(as_question(question))
-        record(self.store, live, as_question(question), answer, "api")
+        answer = self.bot.answer(as_question(question))
+        record(self.store, self.bot, as_question(question), answer, "api")
         return answer.text
 
     def vote(

@@ -36,7 +36,8 @@ def answer_record(question: str, answer: Answer, glossary_version: str, channel:
 
 def record(store: Store, bot: GlossaryBot, question: str, answer: Answer, channel: Channel) -> str | None:
     """Record ``bot``'s answer to ``question``; its id, or None (logged) when the store fails: the asker
-    gets the answer either way. ``bot`` is the pinned bot that answered (its glossary's version)."""
+    gets the answer either way. The glossary version is the one ``bot`` serves now: pass the pinned
+    bot that answered where a reload in between must not be misattributed (the chat does)."""
     try:
         return store.record_answer(
             answer_record(bot.prepare(question).text, answer, bot.glossary.content_hash, channel)
