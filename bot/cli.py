@@ -142,7 +142,7 @@ def _when(value: str | None, option: str) -> datetime | None:
         parsed = datetime.fromisoformat(value)
     except ValueError:
         _fail(f"{option} {value!r}: expected a date like 2026-11-30 or 2026-11-30T14:00", ExitCode.USAGE)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC) if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @app.command()
