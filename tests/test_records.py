@@ -20,7 +20,7 @@ from alembic.migration import MigrationContext
 from bot.inputs import json_line
 from bot.records import AnswerRecord, Store, UnknownAnswer
 from bot.records.legacy import IMPORTED_SUFFIX, import_feedback, read_feedback
-from bot.records.store import MAX_TEXT, StoreError
+from bot.records.store import MAX_TEXT, Pruner, StoreError
 from bot.records.tables import metadata
 from tests.postgres import postgres_server
 
@@ -224,3 +224,13 @@ def test_the_app_refuses_a_bad_database_url_in_one_line(tmp_path):
     assert done.returncode == 3
     assert done.stderr.splitlines()[-1].startswith("error: cannot open the question store: ")
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_the_pruner_deletes_old_rows_at_start_and_is_off_for_0_days(tmp_path):
+    store = Store.open(f"sqlite:///{tmp_path}/r.sqlite3")
+    store.record_answer(ASKED, ts=datetime.now(UTC) - timedelta(days=10))
+    assert Pruner.start_for(store, 0) is None
+    pruner = Pruner.start_for(store, 5)
+    assert pruner is not None
+    pruner.stop()  # returns once the first round is done
+    assert store.answers_between(None, None) == []

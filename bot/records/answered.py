@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.answer import COMPARISON_SIDES, Answer
-from bot.core import GlossaryBot
+from bot.core import GlossaryBot, Query
 from bot.records.store import AnswerRecord, Channel, Kind, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -21,11 +21,12 @@ def kind_of(answer: Answer) -> Kind:
     return "comparison" if len(answer.citations) >= COMPARISON_SIDES else "answer"
 
 
-def answer_record(question: str, answer: Answer, glossary_version: str, channel: Channel) -> AnswerRecord:
-    """The record of ``answer`` to ``question`` (the text after input cleaning)."""
+def answer_record(question: Query, answer: Answer, glossary_version: str, channel: Channel) -> AnswerRecord:
+    """The record of ``answer`` to ``question`` (after input cleaning, with its detected language: an
+    answer asked for in another language keeps the language the asker wrote in)."""
     return AnswerRecord(
-        question=question,
-        lang=answer.lang,
+        question=question.text,
+        lang=question.lang,
         kind=kind_of(answer),
         entry_ids=tuple(answer.entry_ids),
         confidence=answer.confidence,
@@ -40,7 +41,7 @@ def record(store: Store, bot: GlossaryBot, question: str, answer: Answer, channe
     bot that answered where a reload in between must not be misattributed (the chat does)."""
     try:
         return store.record_answer(
-            answer_record(bot.prepare(question).text, answer, bot.glossary.content_hash, channel)
+            answer_record(bot.prepare(question), answer, bot.glossary.content_hash, channel)
         )
     except StoreError as exc:
         log.error("answer not recorded: %s", exc)
