@@ -93,10 +93,11 @@ class Handler:
 
 
 @contextmanager
-def served(bot: GlossaryBot, limit: int | None, feedback_dir: Path) -> Iterator[tuple[str, Handler]]:
-    """``ui.serve.serve`` on 127.0.0.1, with its concurrency limit (None) or another one."""
+def served(bot: GlossaryBot, limit: int | None, store_dir: Path) -> Iterator[tuple[str, Handler]]:
+    """``ui.serve.serve`` on 127.0.0.1, with its concurrency limit (None) or another one; questions are
+    recorded in a store in ``store_dir``."""
     port = free_port()
-    update = {"host": "127.0.0.1", "port": port, "feedback_path": feedback_dir / "feedback.jsonl"}
+    update = {"host": "127.0.0.1", "port": port, "database_url": f"sqlite:///{store_dir}/records.sqlite3"}
     if limit is not None:
         update["concurrency_limit"] = limit
     demo = serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)

@@ -251,9 +251,9 @@ def _fn_index(url: str, api_name: str) -> int:
 
 
 @pytest.mark.model
-def test_question_box_length_comes_from_settings(bot, settings):
+def test_question_box_length_comes_from_settings(bot, settings, tmp_path):
     config = settings.model_copy(update={"max_question_chars": 321})
-    demo = build_app(bot, config)
+    demo = build_app(bot, config, Store.open(f"sqlite:///{tmp_path}/r.sqlite3"))
     box = next(c for c in demo.blocks.values() if getattr(c, "elem_id", None) == "question")
     assert box.max_length == 321
 

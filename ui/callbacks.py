@@ -10,6 +10,10 @@ Which entries each answer cites is kept as data, not re-read from its markdown: 
 they are put back into the answers' ``metadata`` (Gradio's chatbot keeps only the metadata keys
 it knows, so they cannot travel in the chat itself). A history the session did not produce, from
 an API caller, is read back from its citations by ``bot.dialogue``.
+
+Every answer is recorded in the question store (``bot.records``) and its id kept on the server for
+the session that was given it (``ui.votes``): a vote rates that record, never what the browser
+sends back about the question or its entries.
 """
 
 from __future__ import annotations
