@@ -145,7 +145,11 @@ def test_app_refuses_an_over_limit_glossary(tmp_path, monkeypatch, capsys):
 def test_app_process_exits_3_with_one_line_and_no_traceback(tmp_path):
     """The real process: ``python app.py`` on a broken glossary."""
     _write(tmp_path / "g.yaml", [user_entry("alpha", related=["ghost"])])
-    env = {**os.environ, "GLOSSARY_BOT_GLOSSARY_PATHS": json.dumps([str(tmp_path / "g.yaml")])}
+    env = {
+        **os.environ,
+        "GLOSSARY_BOT_GLOSSARY_PATHS": json.dumps([str(tmp_path / "g.yaml")]),
+        "GLOSSARY_BOT_DATABASE_URL": f"sqlite:///{tmp_path}/records.sqlite3",  # not the shared cache's
+    }
     command = [sys.executable, str(REPO / "app.py")]
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 3
