@@ -70,7 +70,7 @@ def listing(glossary: Glossary, query: str, category: str, lang: Side) -> str:
         "\n\n".join(
             [
                 f"<details class='entry' id='entry-{e.id}'>\n<summary>{_summary(e, lang)}</summary>",
-                entry_card(e, lang, heading=False),
+                entry_card(e, lang, glossary, heading=False),
                 "</details>",
             ]
         )

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.console import Console
+from rich.markdown import Markdown
 from typer._click.core import Context  # the Context TyperGroup.invoke is declared with
 from typer.core import TyperGroup
 
@@ -110,9 +112,20 @@ def _bot(rebuild: bool = False, progress: bool = False):
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in Hindi, English or Hinglish.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The answer as JSON, the same as POST /api/answer returns.")
+    ] = False,
 ) -> None:
-    """Answer a question (the same text the app shows)."""
-    typer.echo(_bot().answer(scrub(question)).text)
+    """Answer a question: readable text (the app's answer with its details), or JSON."""
+    from bot.answer import public_json  # noqa: PLC0415 (the other commands start without it)
+
+    answer = _bot().answer(scrub(question))
+    if as_json:
+        typer.echo(public_json(answer))
+        return
+    # rich renders the markdown for a terminal (tables, bold, links as their text) and as plain text
+    # when stdout is a pipe or a file.
+    Console(soft_wrap=True).print(Markdown(answer.full_text))
 
 
 def _search_record(bot, query: str, k: int) -> dict:
