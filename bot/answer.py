@@ -37,7 +37,7 @@ _MD_ANYWHERE = regex.compile(r"([\\`*_\[\]|~#<>&$])")
 #: What GFM would turn into a live link: "scheme://", "www.", "name@host" (the ":", "." or "@" is escaped).
 _MD_AUTOLINK = regex.compile(r"(?i)(?<=[a-z0-9])(:)(?=//)|(?<=\bwww)(\.)|(?<=[\w.+-])(@)(?=\w)")
 #: What markdown reads as a block only at the start of a line: list markers, rules, setext underlines.
-_MD_LINE_START = regex.compile(r"^([-+=]|\d+(?=[.)]))")
+_MD_LINE_START = regex.compile(r"^(?=[-+=])|(?<=^\d+)(?=[.)])")
 #: A backslash escape as :func:`escape_md` writes them.
 _MD_ESCAPED = regex.compile(r"\\([!-/:-@\[-`{-~])")
 
@@ -128,7 +128,7 @@ def escape_md(text: str) -> str:
     """
     flat = _MD_ANYWHERE.sub(r"\\\1", " ".join(text.split()))
     escaped = _MD_AUTOLINK.sub(lambda m: "\\" + m.group(0), flat)
-    return _MD_LINE_START.sub(r"\\\1", escaped)
+    return _MD_LINE_START.sub(r"\\", escaped, count=1)
 
 
 def unescape_md(text: str) -> str:

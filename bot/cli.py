@@ -117,7 +117,7 @@ def ask(
     ] = False,
 ) -> None:
     """Answer a question: readable text (the app's answer with its details), or JSON."""
-    from bot.answer import public_json  # noqa: PLC0415 (the other commands start without it)
+    from bot.answer import public_json  # here: the other commands start without it
 
     answer = _bot().answer(scrub(question))
     if as_json:

@@ -266,7 +266,8 @@ class GlossaryBot:
         elif named is None and found.abstained:
             answer = decline(found.hits[:DECLINE_SUGGESTIONS], lang, query.notice)
         elif named is None and (
-            found.confidence < NEAR_MISS_CONFIDENCE or intent.names_other_term(query.text, found.hits[0].entry)
+            found.confidence < NEAR_MISS_CONFIDENCE
+            or intent.names_other_term(query.text, found.hits[0].entry)
         ):
             topic = strip_scaffolding(query.text)
             return near_miss(topic, found.hits, lang, glossary, found.confidence, query.notice)
@@ -286,7 +287,9 @@ class GlossaryBot:
             ranking = loaded.retriever.rank(topic, use_dense=False)
             if ranking.name[ranking.top] >= SIDE_NAME_MATCH:
                 entry = loaded.retriever.hits(ranking, 1)[0].entry
-                return opposite(entry, intent.antonym(entry, loaded.glossary), lang, loaded.glossary, query.notice)
+                return opposite(
+                    entry, intent.antonym(entry, loaded.glossary), lang, loaded.glossary, query.notice
+                )
         if intent.is_how_to(query.text):
             item = loaded.faq.match(query.text, loaded.retriever.encoder)
             if item is not None:

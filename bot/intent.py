@@ -66,7 +66,9 @@ def antonym(entry: GlossaryEntry, glossary: Glossary) -> GlossaryEntry | None:
     linked = [glossary.get(i) for i in entry.related if i in ids and i != entry.id]
     names = {normalise(n) for n in (entry.term_en, entry.term_hi)}
     for other in linked:
-        text = normalise(" ".join([other.definition_en, other.definition_hi, *other.notes_en, *other.notes_hi]))
+        text = normalise(
+            " ".join([other.definition_en, other.definition_hi, *other.notes_en, *other.notes_hi])
+        )
         if _OPPOSITE_WORDS & set(tokens(text)) and any(n in text for n in names):
             return other
     mutual = [o for o in linked if entry.id in o.related]
@@ -115,5 +117,3 @@ class FaqIndex:
         scores = self.vectors @ encoder.encode_queries([question])[0]
         best = int(np.argmax(scores))
         return self.items[int(self.owners[best])] if scores[best] >= FAQ_MATCH else None
-
-

@@ -8,6 +8,7 @@ the seeds (the tests re-run it and compare byte for byte).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -84,6 +85,19 @@ def write_documents(documents: Sequence[GlossaryDocument], out_dir: Path) -> lis
         atomic_write(target, text.encode(), mode=0o644)
         written.append(target)
     return written
+
+
+def ship_seeds(seeds_dir: Path, out_dir: Path) -> Path:
+    """Copy the seed texts beside the glossary (the app's source viewer shows their lines) and
+    record their sha256 in ``seeds.sha256``, so text that is not what was imported is never shown."""
+    records = []
+    for spec in SEEDS:
+        data = (seeds_dir / spec.document).read_bytes()
+        atomic_write(out_dir / spec.document, data, mode=0o644)
+        records.append(f"{hashlib.sha256(data).hexdigest()}  {spec.document}\n")
+    target = out_dir / "seeds.sha256"
+    atomic_write(target, "".join(records).encode(), mode=0o644)
+    return target
 
 
 def _build_document(
@@ -265,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         written = write_documents(import_seeds(args.seeds_dir), args.out)
+        written.append(ship_seeds(args.seeds_dir, args.out))
     except GlossaryError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

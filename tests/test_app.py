@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from bot import cli
 from bot.messages import MESSAGES
 from tests.conftest import serving
+from tests.markdown import render
 from ui import admission, callbacks
 
 
@@ -34,7 +35,7 @@ def answer_url(client) -> str:
 def test_user_message_is_escaped_and_capped():
     message = callbacks.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
     assert message["role"] == "user"
-    assert "<" not in message["content"] and "](" not in message["content"].replace("\\]", "")
+    assert "<img" not in render(message["content"]) and "<a" not in render(message["content"])
     assert len(message["content"]) < 80
 
 

@@ -105,7 +105,10 @@ def test_reimport_reproduces_committed_data(tmp_path: Path) -> None:
         assert (tmp_path / name).read_bytes() == (DATA_DIR / name).read_bytes(), (
             f"{name} is stale; re-run importer"
         )
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in DATA_DIR.glob("*.yaml"))
+    shipped = [*DATA_DIR.glob("*.yaml"), *DATA_DIR.glob("*.txt"), DATA_DIR / "seeds.sha256"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in shipped)
+    for name in ("seeds.sha256", *(spec.document for spec in SEEDS)):
+        assert (tmp_path / name).read_bytes() == (DATA_DIR / name).read_bytes(), f"{name} is stale"
 
 
 @needs_seeds

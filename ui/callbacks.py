@@ -20,7 +20,7 @@ from typing import Any
 import gradio as gr
 
 from bot import browse, dialogue, feedback
-from bot.answer import MAX_RELATED, Answer, escape_md, sources_markdown, term
+from bot.answer import MAX_RELATED, Answer, escape_md, sources_markdown, term, unescape_md
 from bot.core import GlossaryBot
 from bot.inputs import as_question
 from bot.messages import Side, side, t
@@ -41,8 +41,16 @@ def user_message(question: str, limit: int) -> dict:
 
 
 def reply_messages(answer: Answer, glossary: Glossary) -> list[dict]:
-    """The answer (the same text as the CLI and ``/ask``), then a collapsible Sources block."""
+    """The quick answer (the same text as ``/ask``), then collapsed Details and Sources blocks."""
     messages: list[dict[str, Any]] = [{"role": "assistant", "content": answer.text}]
+    if answer.details:
+        messages.append(
+            {
+                "role": "assistant",
+                "content": answer.details,
+                "metadata": {"title": t("details", answer.lang), "status": "done"},
+            }
+        )
     if answer.citations or answer.hits:
         messages.append(
             {
@@ -62,6 +70,19 @@ def with_citations(history: list[dict], cited: Cited) -> list[dict]:
         else m
         for m in history
     ]
+
+
+def question_at(history: list[dict], index: int) -> tuple[str, int] | None:
+    """The asker's question at or before message ``index`` and its position (None before any)."""
+    asked = [i for i, m in enumerate(history[: index + 1]) if m.get("role") == "user"]
+    if not asked:
+        return None
+    return unescape_md(dialogue.message_text(history[asked[-1]])), asked[-1]
+
+
+def _position(index: int | tuple[int, int]) -> int:
+    """A chat event's message index (Gradio gives (row, column) for some events)."""
+    return index[0] if isinstance(index, tuple) else index
 
 
 def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
@@ -102,6 +123,56 @@ class Callbacks:
             related_labels(answer, live.glossary),
             {**cited, answer.text: answer.entry_ids},
         )
+
+    def retry(
+        self, history: list[dict], labels: list[str], cited: Cited, data: gr.RetryData
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """Ask the question of the message retried again, in place of its answer and what followed."""
+        found = question_at(history, _position(data.index))
+        if found is None:
+            return "", history, labels, cited
+        return self.respond(found[0], history[: found[1]], [], cited)
+
+    def edit(
+        self, history: list[dict], labels: list[str], cited: Cited, data: gr.EditData
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """Ask the edited question in place of the one edited and what followed it."""
+        found = question_at(history, _position(data.index))
+        if found is None:
+            return "", history, labels, cited
+        return self.respond(str(data.value), history[: found[1]], [], cited)
+
+    @staticmethod
+    def undo(history: list[dict], data: gr.UndoData) -> tuple[str, list[dict], list[str]]:
+        """Take back the last question: it goes back into the box, its answer out of the chat."""
+        found = question_at(history, _position(data.index))
+        if found is None:
+            return "", history, []
+        return found[0], history[: found[1]], []
+
+    @staticmethod
+    def clear() -> tuple[list[dict], list[str], Cited, None, dict, str]:
+        """A cleared chat: no history kept, no related terms, no pending vote."""
+        return [], [], {}, None, gr.update(visible=False), ""
+
+    @staticmethod
+    def restore(saved: list[dict] | None) -> list[dict]:
+        """The conversation this browser kept (``gr.BrowserState``) back in the chat after a reload."""
+        return saved if isinstance(saved, list) else []
+
+    @staticmethod
+    def keep(history: list[dict]) -> list[dict]:
+        """The conversation as this browser stores it (nothing is kept on the server)."""
+        return history
+
+    @staticmethod
+    def saved_lang(saved: str | None) -> str:
+        """The interface language this browser chose last time (English when none or unknown)."""
+        return saved if saved in ("en", "hi") else "en"
+
+    @staticmethod
+    def keep_lang(lang: Side) -> Side:
+        return lang
 
     def ask(self, question: str) -> str:
         """Answer one question; returns the answer as markdown (the same text as the CLI)."""

@@ -24,6 +24,7 @@ from glossary import GlossaryError
 from index.errors import IndexLayerError
 from ui.api import api_routes
 from ui.layout import CSS, THEME, build_app
+from ui.sources import source_routes
 
 
 def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
@@ -42,7 +43,9 @@ def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
         show_error=False,
         css=CSS,
         theme=THEME,
-        app_kwargs={"routes": api_routes(bot, settings)},  # first in the router, before Gradio's own
+        app_kwargs={
+            "routes": [*api_routes(bot, settings), *source_routes(bot)]
+        },  # first in the router, before Gradio's own
         **launch,
     )
     return demo
