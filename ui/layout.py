@@ -9,6 +9,7 @@ relabels all of them from that one record.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -50,6 +51,16 @@ THEME = gr.themes.Default(
     ]
 )
 CSS = (Path(__file__).parent / "style.css").read_text(encoding="utf-8")
+#: Gradio leaves two icon buttons without an accessible name: the arrow that folds a Details or
+#: Sources block, and the question box's send button. This names each as it appears.
+HEAD = f"""<script>
+new MutationObserver(() => {{
+  document.querySelectorAll('button[aria-label=""]').forEach(
+    b => b.setAttribute('aria-label', {json.dumps(t("toggle_block", START))}));
+  document.querySelectorAll('#question button:not([aria-label])').forEach(
+    b => b.setAttribute('aria-label', {json.dumps(t("ask_button", START))}));
+}}).observe(document.documentElement, {{childList: true, subtree: true}});
+</script>"""
 
 B = TypeVar("B", bound=Block)
 

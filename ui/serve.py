@@ -23,7 +23,7 @@ from bot.settings import Settings
 from glossary import GlossaryError
 from index.errors import IndexLayerError
 from ui.api import api_routes
-from ui.layout import CSS, THEME, build_app
+from ui.layout import CSS, HEAD, THEME, build_app
 from ui.sources import source_routes
 
 
@@ -43,6 +43,7 @@ def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
         show_error=False,
         css=CSS,
         theme=THEME,
+        head=HEAD,
         app_kwargs={
             "routes": [*api_routes(bot, settings), *source_routes(bot)]
         },  # first in the router, before Gradio's own
