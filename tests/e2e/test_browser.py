@@ -422,7 +422,7 @@ def test_every_button_has_an_accessible_name(browser, server, outside):
                 .filter(b => b.offsetParent !== null)
                 .filter(b => !(b.getAttribute('aria-label') || b.innerText || b.title || '').trim()
                              && !b.getAttribute('aria-labelledby'))
-                .map(b => (b.closest('[id]')?.id || '') + ' ' + b.parentElement.className + ' ' + b.innerHTML.slice(0, 300))"""
+                .map(b => `${b.closest('[id]')?.id} ${b.parentElement.className} ${b.innerHTML.slice(0, 200)}`)"""
         )
         assert nameless == []
         assert page.locator("#chat button[aria-label=Share]").count() == 0
