@@ -125,22 +125,15 @@ class Callbacks:
         )
 
     def retry(
-        self, history: list[dict], labels: list[str], cited: Cited, data: gr.RetryData
+        self, history: list[dict], labels: list[str], cited: Cited, data: gr.RetryData | gr.EditData
     ) -> tuple[str, list[dict], list[str], Cited]:
-        """Ask the question of the message retried again, in place of its answer and what followed."""
+        """Ask the question of the message retried (or its edited text) again, in place of its
+        answer and everything that followed it."""
         found = question_at(history, _position(data.index))
         if found is None:
             return "", history, labels, cited
-        return self.respond(found[0], history[: found[1]], [], cited)
-
-    def edit(
-        self, history: list[dict], labels: list[str], cited: Cited, data: gr.EditData
-    ) -> tuple[str, list[dict], list[str], Cited]:
-        """Ask the edited question in place of the one edited and what followed it."""
-        found = question_at(history, _position(data.index))
-        if found is None:
-            return "", history, labels, cited
-        return self.respond(str(data.value), history[: found[1]], [], cited)
+        question = str(data.value) if isinstance(data, gr.EditData) else found[0]
+        return self.respond(question, history[: found[1]], [], cited)
 
     @staticmethod
     def undo(history: list[dict], data: gr.UndoData) -> tuple[str, list[dict], list[str]]:

@@ -245,7 +245,7 @@ def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr
         examples.dataset.click(callbacks.respond, [chat.box, *kept], outputs, api_visibility="private")
     )
     then_related(chat.chatbot.retry(callbacks.retry, kept, outputs, api_visibility="private"))
-    then_related(chat.chatbot.edit(callbacks.edit, kept, outputs, api_visibility="private"))
+    then_related(chat.chatbot.edit(callbacks.retry, kept, outputs, api_visibility="private"))
     then_related(
         chat.chatbot.undo(
             callbacks.undo,
