@@ -397,11 +397,10 @@ def test_retry_undo_edit_and_clear(browser, server, outside):
     with _opened(browser, server[0], outside, 1280, 900) as page:
         _ask(page, "What is dropout?")
         _ask(page, "What is an epoch?")
-        before = page.locator("#chat [data-testid=bot]").count()
         page.locator("#chat button[aria-label=Retry]").last.click()
-        _settle(page, before - 1)
+        page.locator("#chat [data-testid=bot]", has_text="Epoch").last.wait_for()
         assert page.locator("#chat [data-testid=user]").count() == 2
-        page.locator("#chat button[aria-label=Undo]").last.click()
+        page.locator("#chat button[aria-label=Undo]").last.dispatch_event("click")
         page.wait_for_function("() => document.querySelectorAll('#chat [data-testid=user]').length === 1")
         assert page.locator("#question textarea").input_value() == "What is an epoch?"
         _ask(page, "What is batch size?")
