@@ -467,7 +467,7 @@ def near_miss(
             _closest_list(shown, lang, glossary),
         ]
     )
-    return _answer(
+    answer = _answer(
         text,
         shown,
         lang,
@@ -476,6 +476,7 @@ def near_miss(
         notice,
         confidence=confidence,
     )
+    return answer.model_copy(update={"label": "closest"})  # whatever the confidence: the entry was not asked
 
 
 def compare(
