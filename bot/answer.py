@@ -17,6 +17,7 @@ import regex
 from pydantic import BaseModel, ConfigDict
 
 from bot.messages import Side, side, t
+from bot.remedies import Remedy
 from bot.retrieval import Hit
 from bot.text import Lang
 from glossary import ComparisonTable, FaqItem, Glossary, GlossaryEntry, Source
@@ -523,6 +524,26 @@ def faq_answer(item: FaqItem, lang: Lang, glossary: Glossary, notice: str | None
     details = "\n\n".join([f"#### {t('faq_entries', first)}", _closest_list(entries, lang, glossary)])
     return _answer(
         text, entries, lang, [], [e.id for e in entries][:MAX_RELATED], notice, details if entries else ""
+    )
+
+
+def remedy_answer(found: Sequence[Remedy], lang: Lang, glossary: Glossary, notice: str | None = None) -> Answer:
+    """A problem no entry names, answered with the entries whose own text addresses it: each with the
+    sentence that does, so the asker sees why it is offered (not a definition of what was asked)."""
+    first = side(lang)
+    lines = [
+        f"- **{escape_md(term(r.entry, first))}** — {escape_md(r.sentence)} "
+        f"({source_link(r.entry.source, lang, glossary)})"
+        for r in found
+    ]
+    entries = [r.entry for r in found]
+    return _answer(
+        "\n\n".join([t("remedies", first), "\n".join(lines)]),
+        entries,
+        lang,
+        [],
+        suggest(entries, [], glossary),
+        notice,
     )
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import regex
 from rapidfuzz import fuzz
 
+from bot.lexical import entry_names
 from bot.text import content_tokens, normalise, strip_scaffolding, tokens
 from glossary import FaqItem, Glossary, GlossaryEntry
 from glossary.yamlio import load_yaml
@@ -92,6 +93,20 @@ def names_other_term(question: str, entry: GlossaryEntry) -> bool:
         return False
     name_words = set(tokens(" ".join([entry.term, entry.term_en, entry.term_hi, *entry.aliases])))
     return not all(any(fuzz.ratio(w, n) >= NAME_WORD_MATCH for n in name_words) for w in words)
+
+
+def only_part_of_name(question: str, entry: GlossaryEntry) -> bool:
+    """A bare-term question that is a strict part of ``entry``'s longer name and no name of it: "what
+    is attention" answered with FlashAttention asks for a term the glossary does not have. Names are
+    compared with spaces and hyphens removed, so typos and plurals ("dropouts") still count as the name."""
+    words = content_tokens(strip_scaffolding(question))
+    if not 0 < len(words) <= BARE_TERM_WORDS:
+        return False
+    asked = "".join(words)
+    names = {"".join(tokens(n)) for n in entry_names(entry)} - {""}
+    if any(fuzz.ratio(asked, n) >= NAME_WORD_MATCH for n in names):
+        return False
+    return any(fuzz.partial_ratio(asked, n) >= NAME_WORD_MATCH for n in names)
 
 
 @dataclass(frozen=True)

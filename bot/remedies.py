@@ -1,0 +1,82 @@
+"""Entries whose own text addresses a problem ("why does my loss become NaN?", "GPU out of memory").
+
+A problem question that no FAQ answers and no entry names is still answerable when the glossary
+says, in an entry's usage, example or notes, what to do about it or what to watch for. Such an
+entry is offered when both kinds of evidence agree: its usage/example fields are among the closest
+by meaning (the index's e5 vectors, no extra encoding of the glossary), and one of its sentences
+mentions a distinctive word of the question (after the bot's spelling correction, Hinglish glosses
+and romanized Hindi). Nothing here is about machine learning: the words come from the question and
+the glossary.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import regex
+
+from bot.lexical import romanized
+from bot.messages import Side
+from bot.retrieval import Retriever
+from bot.text import content_tokens, detect_lang
+from glossary import GlossaryEntry
+
+#: The fields where a glossary says how an entry is used: the ones whose vectors are compared.
+USE_FIELDS = ("usage_en", "usage_hi", "example_en", "example_hi")
+#: Entries closest by meaning (over USE_FIELDS) among which a mention is looked for. Rank, not a
+#: cosine cut: e5 cosines of unrelated texts sit in a narrow band (0.80-0.84 on the bundled glossary).
+DENSE_POOL = 5
+#: Entries offered at most.
+MAX_REMEDIES = 3
+#: A word used in the text of more than this share of the entries ("training", "model") says
+#: nothing about which entry addresses a problem, so mentioning it is no evidence.
+GENERIC_SHARE = 0.1
+_SENTENCE_END = regex.compile(r"(?<=[.!?।])\s+")
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """An entry that addresses the asked problem, and the sentence of its text that says so."""
+
+    entry: GlossaryEntry
+    sentence: str
+
+
+def _sentences(entry: GlossaryEntry, lang: Side) -> list[str]:
+    parts = [getattr(entry, f"usage_{lang}"), getattr(entry, f"example_{lang}"), *getattr(entry, f"notes_{lang}")]
+    return [s for p in parts if p for s in _SENTENCE_END.split(p) if s.strip()]
+
+
+def _words(sentence: str) -> set[str]:
+    words = content_tokens(sentence)
+    return set(words) | set(romanized(words))
+
+
+def _distinctive(words: list[str], retriever: Retriever) -> set[str]:
+    """The question's words that are rare in the glossary (IDF is log(1 + entries / df))."""
+    entries = len(retriever.entries)
+    share = {w: 1 / (math.exp(idf) - 1) for w, idf in retriever.lexical.idf.items()} if entries else {}
+    return {w for w in words if share.get(w, 0.0) <= GENERIC_SHARE}
+
+
+def remedies(question: str, retriever: Retriever, lang: Side) -> list[Remedy]:
+    """Entries whose usage, example or notes address ``question``, best first, with the sentence
+    (in ``lang`` when that side mentions it) that does; empty when the glossary says nothing about it."""
+    hinglish = retriever.options.hinglish and detect_lang(question) == "hinglish"
+    words, _ = retriever.words(question, hinglish)
+    keys = _distinctive(words, retriever)
+    columns = [retriever.field_kinds.index(k) for k in USE_FIELDS if k in retriever.field_kinds]
+    if not keys or not columns:
+        return []
+    fields, _ = retriever.dense_scores(retriever.encode([question])[0])
+    closeness = fields[:, columns].max(axis=1)
+    found = []
+    for i in np.argsort(-closeness, kind="stable")[:DENSE_POOL]:
+        entry = retriever.entries[int(i)]
+        other: Side = "hi" if lang == "en" else "en"
+        mentions = [s for side in (lang, other) for s in _sentences(entry, side) if keys & _words(s)]
+        if mentions:
+            found.append(Remedy(entry, mentions[0]))
+    return found[:MAX_REMEDIES]
