@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 import regex
 from pydantic import BaseModel, ConfigDict
 
-from bot.messages import Side, side, t
+from bot.messages import Side, other, side, t
 from bot.remedies import Remedy
 from bot.retrieval import Hit
 from bot.text import Lang
@@ -157,10 +157,6 @@ def cell_code(text: str) -> str:
     """Inline code in a table cell, where a bare ``|`` would end the cell and the code span with it
     (leaving the rest as raw markdown); GFM reads ``\\|`` there as a literal ``|``."""
     return code(text).replace("|", "\\|")
-
-
-def other(first: Side) -> Side:
-    return "hi" if first == "en" else "en"
 
 
 def cite(source: Source, lang: Lang, glossary: Glossary) -> str:
@@ -527,7 +523,9 @@ def faq_answer(item: FaqItem, lang: Lang, glossary: Glossary, notice: str | None
     )
 
 
-def remedy_answer(found: Sequence[Remedy], lang: Lang, glossary: Glossary, notice: str | None = None) -> Answer:
+def remedy_answer(
+    found: Sequence[Remedy], lang: Lang, glossary: Glossary, notice: str | None = None
+) -> Answer:
     """A problem no entry names, answered with the entries whose own text addresses it: each with the
     sentence that does, so the asker sees why it is offered (not a definition of what was asked)."""
     first = side(lang)

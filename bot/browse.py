@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import html
 
-from bot.answer import code, entry_card, escape_md, other, term
-from bot.messages import Side, t
+from bot.answer import code, entry_card, escape_md, term
+from bot.messages import Side, other, t
 from bot.text import normalise
 from glossary import Glossary, GlossaryEntry
 

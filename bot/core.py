@@ -29,8 +29,8 @@ from bot.answer import (
 )
 from bot.calibration import Calibration, load_or_fit
 from bot.comparison import split_comparison
+from bot.messages import t
 from bot.remedies import remedies
-from bot.messages import side, t
 from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
 from bot.text import Lang, content_tokens, detect_lang, strip_scaffolding
@@ -265,19 +265,20 @@ class GlossaryBot:
             return decline([], lang, query.notice or t("empty_question", lang))
         if found.comparison:
             answer = compare(found.hits, found.sides, lang, glossary, found.missing, query.notice)
-        elif named is None and found.abstained:
-            # A problem no entry names may still be one the glossary's usage or example text addresses.
-            fixes = remedies(query.text, loaded.retriever, side(lang)) if intent.is_how_to(query.text) else []
-            if fixes:
-                return remedy_answer(fixes, lang, glossary, query.notice)
-            answer = decline(found.hits[:DECLINE_SUGGESTIONS], lang, query.notice)
         elif named is None and (
-            found.confidence < NEAR_MISS_CONFIDENCE
+            found.abstained
+            or found.confidence < NEAR_MISS_CONFIDENCE
             or intent.names_other_term(query.text, found.hits[0].entry)
             or intent.only_part_of_name(query.text, found.hits[0].entry)
         ):
-            topic = strip_scaffolding(query.text)
-            return near_miss(topic, found.hits, lang, glossary, found.confidence, query.notice)
+            # A problem no entry names may still be one the glossary's usage or example text addresses.
+            fixes = remedies(query.text, loaded.retriever, lang) if intent.is_how_to(query.text) else []
+            if fixes:
+                return remedy_answer(fixes, lang, glossary, query.notice)
+            if not found.abstained:
+                topic = strip_scaffolding(query.text)
+                return near_miss(topic, found.hits, lang, glossary, found.confidence, query.notice)
+            answer = decline(found.hits[:DECLINE_SUGGESTIONS], lang, query.notice)
         else:
             # A question that is exactly an entry's name is that entry, whatever the ranking's doubts.
             confidence = 1.0 if named is not None and found.hits[0].entry.id == named.id else found.confidence

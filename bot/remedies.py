@@ -18,9 +18,9 @@ import numpy as np
 import regex
 
 from bot.lexical import romanized
-from bot.messages import Side
+from bot.messages import Side, other, side
 from bot.retrieval import Retriever
-from bot.text import content_tokens, detect_lang
+from bot.text import Lang, content_tokens, detect_lang
 from glossary import GlossaryEntry
 
 #: The fields where a glossary says how an entry is used: the ones whose vectors are compared.
@@ -28,6 +28,9 @@ USE_FIELDS = ("usage_en", "usage_hi", "example_en", "example_hi")
 #: Entries closest by meaning (over USE_FIELDS) among which a mention is looked for. Rank, not a
 #: cosine cut: e5 cosines of unrelated texts sit in a narrow band (0.80-0.84 on the bundled glossary).
 DENSE_POOL = 5
+#: Distinct distinctive words of the question an entry's use text must mention: one shared word is
+#: often chance ("results", or a Hindi adverb such as "जल्दी"), two say the text is about the problem.
+MIN_MENTIONED = 2
 #: Entries offered at most.
 MAX_REMEDIES = 3
 #: A word used in the text of more than this share of the entries ("training", "model") says
@@ -45,7 +48,11 @@ class Remedy:
 
 
 def _sentences(entry: GlossaryEntry, lang: Side) -> list[str]:
-    parts = [getattr(entry, f"usage_{lang}"), getattr(entry, f"example_{lang}"), *getattr(entry, f"notes_{lang}")]
+    parts = [
+        getattr(entry, f"usage_{lang}"),
+        getattr(entry, f"example_{lang}"),
+        *getattr(entry, f"notes_{lang}"),
+    ]
     return [s for p in parts if p for s in _SENTENCE_END.split(p) if s.strip()]
 
 
@@ -61,9 +68,9 @@ def _distinctive(words: list[str], retriever: Retriever) -> set[str]:
     return {w for w in words if share.get(w, 0.0) <= GENERIC_SHARE}
 
 
-def remedies(question: str, retriever: Retriever, lang: Side) -> list[Remedy]:
-    """Entries whose usage, example or notes address ``question``, best first, with the sentence
-    (in ``lang`` when that side mentions it) that does; empty when the glossary says nothing about it."""
+def remedies(question: str, retriever: Retriever, lang: Lang) -> list[Remedy]:
+    """Entries whose usage, example or notes address ``question``, best first, each with the sentence
+    that does (in ``lang`` when that side says it); empty when the glossary says nothing about it."""
     hinglish = retriever.options.hinglish and detect_lang(question) == "hinglish"
     words, _ = retriever.words(question, hinglish)
     keys = _distinctive(words, retriever)
@@ -72,11 +79,13 @@ def remedies(question: str, retriever: Retriever, lang: Side) -> list[Remedy]:
         return []
     fields, _ = retriever.dense_scores(retriever.encode([question])[0])
     closeness = fields[:, columns].max(axis=1)
+    first = side(lang)
     found = []
     for i in np.argsort(-closeness, kind="stable")[:DENSE_POOL]:
         entry = retriever.entries[int(i)]
-        other: Side = "hi" if lang == "en" else "en"
-        mentions = [s for side in (lang, other) for s in _sentences(entry, side) if keys & _words(s)]
-        if mentions:
-            found.append(Remedy(entry, mentions[0]))
+        sentences = [s for half in (first, other(first)) for s in _sentences(entry, half)]
+        mentioned = [keys & _words(s) for s in sentences]
+        if len(set().union(*mentioned)) >= MIN_MENTIONED:
+            best = max(range(len(sentences)), key=lambda n: len(mentioned[n]))
+            found.append(Remedy(entry, sentences[best]))
     return found[:MAX_REMEDIES]
