@@ -206,8 +206,11 @@ class Callbacks:
         return True
 
     def refilter(self, query: str, category: str, lang: Side) -> str:
-        """The Browse listing for a filter text and a category."""
-        return browse.listing(self.bot.glossary, query or "", category or browse.ALL, lang)
+        """The Browse listing for a filter text and a category, read with the bot's spelling correction."""
+        view = self.bot.pinned()
+        return browse.listing(
+            view.glossary, query or "", category or browse.ALL, lang, view.retriever.lexical
+        )
 
     def pages(self, lang: Side, query: str, category: str) -> tuple[dict, str, str]:
         """The glossary-dependent parts of Browse and About, for a new page or a new interface language:
