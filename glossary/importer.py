@@ -177,8 +177,10 @@ def _merge_entry(
                 "category", f"no English name for source category '{raw.category_hi}' in categories_en"
             )
         term_en, term_hi = raw.term, item.term_hi
-        category = {"hi": raw.category_hi, "en": enrichment.categories_en[raw.category_hi]}
-        named = ["term_hi", "aliases", "category.en"]
+        # A category the seed names only in English gets the project's Hindi name (categories_hi).
+        hindi = enrichment.categories_hi.get(raw.category_hi)
+        category = {"hi": hindi or raw.category_hi, "en": enrichment.categories_en[raw.category_hi]}
+        named = ["term_hi", "aliases", "category" if hindi else "category.en"]
     written = [*named, "definition_en", *_check_translations(raw, item, fail), "paraphrases", "related"]
     return {
         "id": entry_id,
