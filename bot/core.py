@@ -33,7 +33,7 @@ from bot.messages import t
 from bot.remedies import remedies
 from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
-from bot.text import Lang, content_tokens, detect_lang, strip_scaffolding
+from bot.text import Lang, content_tokens, detect_lang, lang_undecided, strip_scaffolding
 from glossary import Glossary, load_glossary
 from index.encoders import CachedEncoder, Encoder, make_encoder
 from index.passages import RECIPE, glossary_passages
@@ -234,18 +234,35 @@ class GlossaryBot:
         """The top-k entries for a question, best first (empty for a question with no words)."""
         return self.retrieve(question, k).hits
 
-    def answer(self, question: str, history: History | None = None, lang: Lang | None = None) -> Answer:
+    def answer(
+        self,
+        question: str,
+        history: History | None = None,
+        lang: Lang | None = None,
+        preferred: Lang | None = None,
+    ) -> Answer:
         """Answer one question in its own language (or ``lang``); ``history`` is Gradio's messages list.
+        ``preferred`` (the asker's interface language) is the answer's language when the question's
+        own cannot be told, as for a bare term name ("dropout").
 
         A follow-up with no topic of its own ("give me an example", "in Hindi please") is about the
         entries of an earlier answer: those its message's ``metadata["entry_ids"]`` lists, or, in a
         history without them, those read back from its citations.
         """
-        return self._answer(self._loaded, question, history or [], lang)
+        return self._answer(self._loaded, question, history or [], lang, preferred)
 
-    def _answer(self, loaded: Loaded, question: str, history: History, lang: Lang | None) -> Answer:
+    def _answer(
+        self,
+        loaded: Loaded,
+        question: str,
+        history: History,
+        lang: Lang | None,
+        preferred: Lang | None = None,
+    ) -> Answer:
         glossary = loaded.glossary
         query = self.prepare(question)
+        if lang is None and preferred is not None and lang_undecided(query.text):
+            lang = preferred
         follow = dialogue.resolve(query.text, history, loaded.citations)
         if follow is not None:
             lang = lang or follow.lang or query.lang

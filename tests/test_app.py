@@ -116,6 +116,20 @@ def test_respond_records_the_cited_entries(bot, settings):
 
 
 @pytest.mark.model
+def test_interface_language_answers_a_bare_term_name(bot, settings):
+    """A bare "dropout" is answered in the interface language; a question with words of its own
+    language keeps that language whatever the interface's."""
+    respond = callbacks.Callbacks(bot, settings).respond
+    dropout = bot.glossary.get("dropout")
+    names = {"hi": dropout.term_hi, "en": dropout.term_en}
+    for ui_lang in ("hi", "en"):
+        _, history, _, _ = respond("dropout", [], [], {}, ui_lang)
+        assert history[1]["content"].startswith(f"### {names[ui_lang]} ·"), history[1]["content"][:80]
+    _, history, _, _ = respond("what is dropout?", [], [], {}, "hi")
+    assert history[1]["content"].startswith(f"### {names['en']} ·")
+
+
+@pytest.mark.model
 def test_only_ask_and_chat_are_public(client):
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
     assert set(endpoints) == {"/ask", "/chat"}

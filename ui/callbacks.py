@@ -104,15 +104,16 @@ class Callbacks:
         self.settings = settings
 
     def respond(
-        self, message: str, history: list[dict], labels: list[str], cited: Cited
+        self, message: str, history: list[dict], labels: list[str], cited: Cited, ui_lang: Side | None = None
     ) -> tuple[str, list[dict], list[str], Cited]:
         """A question typed or clicked: (cleared box, history with the answer, related-term labels,
-        the record of cited entries with this answer's)."""
+        the record of cited entries with this answer's). ``ui_lang``, the interface language, is the
+        answer's language for a question whose own language cannot be told (a bare "dropout")."""
         message = as_question(message)
         if not message.strip():
             return "", history, labels, cited
         live = self.bot.pinned()
-        answer = live.answer(message, with_citations(history, cited))
+        answer = live.answer(message, with_citations(history, cited), preferred=ui_lang)
         shown = [
             user_message(message, self.settings.max_question_chars),
             *reply_messages(answer, live.glossary),
@@ -125,7 +126,12 @@ class Callbacks:
         )
 
     def retry(
-        self, history: list[dict], labels: list[str], cited: Cited, data: gr.RetryData | gr.EditData
+        self,
+        history: list[dict],
+        labels: list[str],
+        cited: Cited,
+        ui_lang: Side,
+        data: gr.RetryData | gr.EditData,
     ) -> tuple[str, list[dict], list[str], Cited]:
         """Ask the question of the message retried (or its edited text) again, in place of its
         answer and everything that followed it."""
@@ -133,7 +139,7 @@ class Callbacks:
         if found is None:
             return "", history, labels, cited
         question = str(data.value) if isinstance(data, gr.EditData) else found[0]
-        return self.respond(question, history[: found[1]], [], cited)
+        return self.respond(question, history[: found[1]], [], cited, ui_lang)
 
     @staticmethod
     def undo(history: list[dict], data: gr.UndoData) -> tuple[str, list[dict], list[str]]:

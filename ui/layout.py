@@ -233,19 +233,20 @@ def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr
     gradio_client, votes and comments, and the conversation kept in the browser."""
     kept = [chat.chatbot, chat.related_state, chat.cited]
     outputs = [chat.box, *kept]
+    asked = [*kept, ui_lang]  # the interface language: the answer's for a bare term name
     related_outputs = [chat.related_note, *chat.related]
 
     def then_related(event: Any) -> None:
         event.then(show_related, chat.related_state, related_outputs, api_visibility="private")
 
-    then_related(chat.box.submit(callbacks.respond, [chat.box, *kept], outputs, api_name="chat"))
+    then_related(chat.box.submit(callbacks.respond, [chat.box, *asked], outputs, api_name="chat"))
     for button in chat.related:
-        then_related(button.click(callbacks.respond, [button, *kept], outputs, api_visibility="private"))
+        then_related(button.click(callbacks.respond, [button, *asked], outputs, api_visibility="private"))
     then_related(
-        examples.dataset.click(callbacks.respond, [chat.box, *kept], outputs, api_visibility="private")
+        examples.dataset.click(callbacks.respond, [chat.box, *asked], outputs, api_visibility="private")
     )
-    then_related(chat.chatbot.retry(callbacks.retry, kept, outputs, api_visibility="private"))
-    then_related(chat.chatbot.edit(callbacks.retry, kept, outputs, api_visibility="private"))
+    then_related(chat.chatbot.retry(callbacks.retry, asked, outputs, api_visibility="private"))
+    then_related(chat.chatbot.edit(callbacks.retry, asked, outputs, api_visibility="private"))
     then_related(
         chat.chatbot.undo(
             callbacks.undo,
