@@ -62,10 +62,10 @@ def _words(sentence: str) -> set[str]:
 
 
 def _distinctive(words: list[str], retriever: Retriever) -> set[str]:
-    """The question's words that are rare in the glossary (IDF is log(1 + entries / df))."""
-    entries = len(retriever.entries)
-    share = {w: 1 / (math.exp(idf) - 1) for w, idf in retriever.lexical.idf.items()} if entries else {}
-    return {w for w in words if share.get(w, 0.0) <= GENERIC_SHARE}
+    """The question's words used by at most GENERIC_SHARE of the entries (the lexical index's IDF is
+    log(1 + entries / df), so that share is 1 / (e^IDF - 1)); words the glossary never uses count."""
+    idf = retriever.lexical.idf
+    return {w for w in words if w not in idf or 1 / math.expm1(idf[w]) <= GENERIC_SHARE}
 
 
 def remedies(question: str, retriever: Retriever, lang: Lang) -> list[Remedy]:
