@@ -126,20 +126,31 @@ class Callbacks:
         )
 
     def retry(
+        self, history: list[dict], labels: list[str], cited: Cited, ui_lang: Side, data: gr.RetryData
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """Ask the retried message's question again, in place of its answer and all that followed."""
+        return self._ask_again(history, labels, cited, ui_lang, data.index, None)
+
+    def edit(
+        self, history: list[dict], labels: list[str], cited: Cited, ui_lang: Side, data: gr.EditData
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """Ask the edited text in place of the edited question, its answer and all that followed.
+        (A handler per event: Gradio fills an event-data parameter only when its type is one class.)"""
+        return self._ask_again(history, labels, cited, ui_lang, data.index, str(data.value))
+
+    def _ask_again(
         self,
         history: list[dict],
         labels: list[str],
         cited: Cited,
         ui_lang: Side,
-        data: gr.RetryData | gr.EditData,
+        index: int | tuple[int, int],
+        text: str | None,
     ) -> tuple[str, list[dict], list[str], Cited]:
-        """Ask the question of the message retried (or its edited text) again, in place of its
-        answer and everything that followed it."""
-        found = question_at(history, _position(data.index))
+        found = question_at(history, _position(index))
         if found is None:
             return "", history, labels, cited
-        question = str(data.value) if isinstance(data, gr.EditData) else found[0]
-        return self.respond(question, history[: found[1]], [], cited, ui_lang)
+        return self.respond(text if text is not None else found[0], history[: found[1]], [], cited, ui_lang)
 
     @staticmethod
     def undo(history: list[dict], data: gr.UndoData) -> tuple[str, list[dict], list[str]]:

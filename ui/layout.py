@@ -246,7 +246,7 @@ def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr
         examples.dataset.click(callbacks.respond, [chat.box, *asked], outputs, api_visibility="private")
     )
     then_related(chat.chatbot.retry(callbacks.retry, asked, outputs, api_visibility="private"))
-    then_related(chat.chatbot.edit(callbacks.retry, asked, outputs, api_visibility="private"))
+    then_related(chat.chatbot.edit(callbacks.edit, asked, outputs, api_visibility="private"))
     then_related(
         chat.chatbot.undo(
             callbacks.undo,

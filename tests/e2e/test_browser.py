@@ -413,6 +413,24 @@ def test_retry_undo_edit_and_clear(browser, server, outside):
         assert page.locator("#chat [data-testid=user]").count() == 0
 
 
+def test_edit_of_the_last_question(browser, server, outside):
+    """Gradio's edit (``editable="user"``): the question's text becomes a box; its submitted text is
+    asked in place of the old question, and the old answer goes."""
+    with _opened(browser, server[0], outside, 1280, 900) as page:
+        _ask(page, "What is dropout?")
+        _ask(page, "What is an epoch?")
+        page.locator("#chat [data-testid=user]").last.hover()
+        page.locator("#chat button[aria-label=Edit]").last.click()
+        box = page.locator("#chat textarea.edit-textarea")
+        box.fill("What is batch size?")
+        page.locator("#chat button[aria-label=Submit]").click()
+        page.locator("#chat [data-testid=user]", has_text="What is batch size?").wait_for()
+        page.locator("#chat [data-testid=bot]", has_text="Batch size").last.wait_for()
+        users = page.locator("#chat [data-testid=user]").all_inner_texts()
+        assert [u.strip() for u in users] == ["What is dropout?", "What is batch size?"]
+        assert page.locator("#chat [data-testid=bot]", has_text="Epoch").count() == 0
+
+
 def test_every_button_has_an_accessible_name(browser, server, outside):
     with _opened(browser, server[0], outside, 1280, 900) as page:
         _ask(page, "What is dropout?")
