@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
-from bot.answer import code, entry_card, escape_md, other, term
-from bot.messages import Side, t
-from bot.text import normalise
+from bot.answer import code, entry_card, escape_md, term
+from bot.hinglish import FUNCTION_WORDS, fold, gloss
+from bot.lexical import LexicalIndex, romanized
+from bot.messages import Side, other, t
+from bot.text import normalise, tokens
 from glossary import Glossary, GlossaryEntry
 
 ALL = ""  # the category filter value meaning "every category"
@@ -21,28 +24,43 @@ def categories(glossary: Glossary, lang: Side) -> list[tuple[str, str]]:
     return [(t("all_categories", lang), ALL), *sorted(pairs, key=lambda p: normalise(p[0]))]
 
 
-def _matches(entry: GlossaryEntry, words: list[str]) -> bool:
-    haystack = normalise(
-        " ".join(
-            [
-                entry.term,
-                entry.term_en,
-                entry.term_hi,
-                *entry.aliases,
-                entry.definition_en,
-                entry.definition_hi,
-            ]
-        )
-    )
-    return all(w in haystack for w in words)
+@dataclass(frozen=True)
+class _Haystack:
+    """An entry's names and definitions, and the romanized views of their Hindi words."""
+
+    text: str
+    romanized: frozenset[str]
+
+    @classmethod
+    def of(cls, entry: GlossaryEntry) -> _Haystack:
+        parts = [
+            entry.term,
+            entry.term_en,
+            entry.term_hi,
+            *entry.aliases,
+            entry.definition_en,
+            entry.definition_hi,
+        ]
+        text = normalise(" ".join(parts))
+        return cls(text, frozenset(romanized(tokens(text))))
+
+    def has(self, word: str, lexical: LexicalIndex | None) -> bool:
+        """``word`` as typed, spelling-corrected ("dropuot" -> "dropout") or glossed from Hinglish is in
+        the text, or its folded spelling is one of the romanized Hindi words ("hani" -> हानि)."""
+        forms = {word, *gloss([word]), *(lexical.correct([word]) if lexical is not None else [])}
+        return any(f in self.text for f in forms) or fold(word) in self.romanized
 
 
-def filtered(glossary: Glossary, query: str, category: str, lang: Side) -> list[GlossaryEntry]:
-    """Entries whose names or definitions contain every word of ``query``, A–Z in ``lang``."""
-    words = normalise(query).split()
-    chosen = [
-        e for e in glossary.entries if (category == ALL or e.category.en == category) and _matches(e, words)
-    ]
+def filtered(
+    glossary: Glossary, query: str, category: str, lang: Side, lexical: LexicalIndex | None = None
+) -> list[GlossaryEntry]:
+    """Entries whose names or definitions contain every word of ``query`` (or, with the bot's
+    ``lexical`` index, what a misspelt or Hinglish word stands for), A–Z in ``lang``."""
+    typed = normalise(query).split()
+    # Hinglish function words ("ki", "ka") say nothing about an entry, unless they are all there is.
+    words = [w for w in typed if w not in FUNCTION_WORDS] or typed
+    in_category = [e for e in glossary.entries if category == ALL or e.category.en == category]
+    chosen = [e for e in in_category if all(_Haystack.of(e).has(w, lexical) for w in words)]
     return sorted(chosen, key=lambda e: normalise(term(e, lang)))
 
 
@@ -60,9 +78,11 @@ def _summary(entry: GlossaryEntry, lang: Side) -> str:
     return f"{name} <small>{_html_text(category)}</small>"
 
 
-def listing(glossary: Glossary, query: str, category: str, lang: Side) -> str:
+def listing(
+    glossary: Glossary, query: str, category: str, lang: Side, lexical: LexicalIndex | None = None
+) -> str:
     """The Browse page: a count, then one collapsible full card per entry."""
-    entries = filtered(glossary, query, category, lang)
+    entries = filtered(glossary, query, category, lang, lexical)
     count = t("browse_count", lang, shown=len(entries), total=len(glossary))
     if not entries:
         return count + "\n\n" + t("no_match", lang)
@@ -70,7 +90,7 @@ def listing(glossary: Glossary, query: str, category: str, lang: Side) -> str:
         "\n\n".join(
             [
                 f"<details class='entry' id='entry-{e.id}'>\n<summary>{_summary(e, lang)}</summary>",
-                entry_card(e, lang, heading=False),
+                entry_card(e, lang, glossary, heading=False),
                 "</details>",
             ]
         )

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.console import Console
+from rich.markdown import Markdown
 from typer._click.core import Context  # the Context TyperGroup.invoke is declared with
 from typer.core import TyperGroup
 
@@ -123,15 +125,24 @@ def ask(
     record: Annotated[
         bool, typer.Option("--record", help="Record the question and answer in the store (database_url).")
     ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The answer as JSON, the same as POST /api/answer returns.")
+    ] = False,
 ) -> None:
-    """Answer a question (the same text the app shows)."""
+    """Answer a question: readable text (the app's answer with its details), or JSON."""
+    from bot.answer import public_json  # here: the other commands start without it
     from bot.records.answered import record as record_answer
 
     live = _bot().pinned()
     answer = live.answer(scrub(question))
     if record:
         record_answer(_store(), live, scrub(question), answer, "cli")
-    typer.echo(answer.text)
+    if as_json:
+        typer.echo(public_json(answer))
+        return
+    # rich renders the markdown for a terminal (tables, bold, links as their text) and as plain text
+    # when stdout is a pipe or a file.
+    Console(soft_wrap=True).print(Markdown(answer.full_text))
 
 
 def _when(value: str | None, option: str) -> datetime | None:

@@ -1,24 +1,35 @@
-"""Recognising "X vs Y" questions in English, Hindi and Hinglish, and splitting them in two."""
+"""Recognising comparisons in English, Hindi and Hinglish, and splitting them into their sides.
+
+Loose forms count: "diff b/w X and Y", "X or Y", "X vs Y vs Z", "compare X, Y and Z". A side
+that names no entry is reported by the bot, not dropped (``bot.core``).
+"""
 
 from __future__ import annotations
 
 import regex
 
 _CUE = regex.compile(
-    r"(?i)\b(?:vs\.?|versus|difference|differences|compare|comparison|farak|fark|farq|"
-    r"antar|same\s+thing|ek\s+hi)\b|अंतर|फ़?र्क़?|फ़र्क|तुलना|एक\s+ही"
+    r"(?i)\b(?:vs\.?|versus|difference|differences|diff|differ|compare|comparison|farak|fark|farq|"
+    r"antar|same\s+thing|ek\s+hi|or|ya)\b|अंतर|फ़?र्क़?|फ़र्क|तुलना|एक\s+ही|\bया\b"
 )
-_SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*/\s*")
+#: Framing around the sides, removed before splitting ("b/w" first: its slash is no separator).
 _FRAME = regex.compile(
-    r"(?i)\b(?:what(?:'s|\s+is)\s+the\s+difference\s+between|difference\s+between|compare|"
-    r"how\s+(?:is|are|does|do)|what\s+is|whats)\b"
+    r"(?i)\b(?:what(?:'s|\s+is|\s+are)\s+the\s+(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw)|"
+    r"(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw|in)|b/w|btw|compare|comparison\s+of|"
+    r"how\s+(?:is|are|does|do)|what\s+is|whats|which\s+is\s+better|which\s+one|differ)\b|\?"
+)
+_SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*[/,&]\s*")
+_TRAILING = regex.compile(
+    r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:है|hai)?$"
+    r"|\s+(?:ka|ke|में|me|mein)?\s*(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:kya|क्या)?\s*(?:है|hai)?$"
+    r"|\s+(?:differ|compare)$"
 )
 
 
 def split_comparison(text: str) -> tuple[str, ...] | None:
-    """The two (or more) things compared, or None when the question is not a comparison."""
+    """The two or more things compared, or None when the question is not a comparison."""
     if not _CUE.search(text):
         return None
-    core = _FRAME.sub(" ", text)
+    core = _TRAILING.sub("", _FRAME.sub(" ", text).strip(" ?？।.!"))
     sides = tuple(s.strip(" ?？।.!") for s in _SPLIT.split(core) if s and s.strip(" ?？।.!"))
     return sides if len(sides) >= 2 else None

@@ -10,14 +10,30 @@ from functools import cached_property
 
 import faiss
 
-from bot import dialogue
-from bot.answer import MAX_RELATED, Answer, compare, compose, decline, focus, no_context
+from bot import dialogue, intent
+from bot.answer import (
+    DECLINE_SUGGESTIONS,
+    MAX_RELATED,
+    NEAR_MISS_CONFIDENCE,
+    Answer,
+    compare,
+    compose,
+    decline,
+    faq_answer,
+    focus,
+    near_miss,
+    no_context,
+    opposite,
+    remedy_answer,
+    small_talk,
+)
 from bot.calibration import Calibration, load_or_fit
 from bot.comparison import split_comparison
 from bot.messages import t
+from bot.remedies import remedies
 from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
-from bot.text import Lang, content_tokens, detect_lang
+from bot.text import Lang, content_tokens, detect_lang, lang_undecided, strip_scaffolding
 from glossary import Glossary, load_glossary
 from index.encoders import CachedEncoder, Encoder, make_encoder
 from index.passages import RECIPE, glossary_passages
@@ -28,11 +44,10 @@ log = logging.getLogger(__name__)
 History = list[dict]
 #: How much of an entry's name (IDF-weighted) one side of a comparison must spell out.
 SIDE_NAME_MATCH = 0.5
-#: Hits an answer reads: a comparison's two sides, then up to MAX_RELATED follow-ups after them
-#: (a single-entry answer needs one fewer; it shows 3 of them as sources).
-ANSWER_HITS = 2 + MAX_RELATED
-#: Nearest entries a declining answer still offers ("did you mean ...").
-DECLINE_SUGGESTIONS = 2
+#: Most sides a comparison sets side by side ("X vs Y vs Z vs W"); a phone still shows the table.
+MAX_COMPARED = 4
+#: Hits an answer reads: a comparison's sides, then up to MAX_RELATED follow-ups after them.
+ANSWER_HITS = MAX_COMPARED + MAX_RELATED
 #: Hits ranked at least, whatever ``k``: a comparison's two sides plus one to fall back on.
 MIN_RANKED = 3
 #: What ``prepare`` does with characters by Unicode category: line breaks and other controls become
@@ -57,6 +72,11 @@ class Loaded:
         """How answers cite this glossary's entries, for reading histories back: once per glossary."""
         return dialogue.CitationIndex(self.glossary.entries)
 
+    @cached_property
+    def faq(self) -> intent.FaqIndex:
+        """The FAQ questions embedded for how-to questions: once per glossary, on first use."""
+        return intent.FaqIndex.build(self.glossary, self.retriever.encoder)
+
 
 @dataclass(frozen=True)
 class Query:
@@ -75,6 +95,9 @@ class Retrieval:
     comparison: bool
     #: Probability that the first hit is the right entry (``bot.calibration``); 0 for no words.
     confidence: float
+    #: A comparison's sides: how many of the first hits they are, and the sides that name no entry.
+    sides: int = 0
+    missing: tuple[str, ...] = ()
 
 
 class GlossaryBot:
@@ -192,7 +215,7 @@ class GlossaryBot:
         retriever, calibration = loaded.retriever, loaded.calibration
         ranking = retriever.rank(query.text)
         hits = retriever.hits(ranking, max(k, MIN_RANKED), first)
-        pair = self._comparison_hits(retriever, query.text)
+        pair, missing = self._comparison_hits(retriever, query.text)
         if pair:
             rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
             hits = [h.model_copy(update={"rank": i}) for i, h in enumerate(pair + rest, start=1)]
@@ -202,24 +225,44 @@ class GlossaryBot:
         # A question whose only words are numbers or scaffolding ("12345", "what is it?") names no topic.
         topical = any(ch.isalpha() for word in content_tokens(query.text) for ch in word)
         abstained = pair is None and (not topical or calibration.answer_probability(ranking) < threshold)
-        return Retrieval(query, hits[:k], abstained, pair is not None, calibration.confidence(ranking))
+        confidence = calibration.confidence(ranking)
+        if pair is None:
+            return Retrieval(query, hits[:k], abstained, False, confidence)
+        return Retrieval(query, hits[: max(k, len(pair))], abstained, True, confidence, len(pair), missing)
 
     def search(self, question: str, k: int | None = None) -> list[Hit]:
         """The top-k entries for a question, best first (empty for a question with no words)."""
         return self.retrieve(question, k).hits
 
-    def answer(self, question: str, history: History | None = None, lang: Lang | None = None) -> Answer:
+    def answer(
+        self,
+        question: str,
+        history: History | None = None,
+        lang: Lang | None = None,
+        preferred: Lang | None = None,
+    ) -> Answer:
         """Answer one question in its own language (or ``lang``); ``history`` is Gradio's messages list.
+        ``preferred`` (the asker's interface language) is the answer's language when the question's
+        own cannot be told, as for a bare term name ("dropout").
 
         A follow-up with no topic of its own ("give me an example", "in Hindi please") is about the
         entries of an earlier answer: those its message's ``metadata["entry_ids"]`` lists, or, in a
         history without them, those read back from its citations.
         """
-        return self._answer(self._loaded, question, history or [], lang)
+        return self._answer(self._loaded, question, history or [], lang, preferred)
 
-    def _answer(self, loaded: Loaded, question: str, history: History, lang: Lang | None) -> Answer:
+    def _answer(
+        self,
+        loaded: Loaded,
+        question: str,
+        history: History,
+        lang: Lang | None,
+        preferred: Lang | None = None,
+    ) -> Answer:
         glossary = loaded.glossary
         query = self.prepare(question)
+        if lang is None and preferred is not None and lang_undecided(query.text):
+            lang = preferred
         follow = dialogue.resolve(query.text, history, loaded.citations)
         if follow is not None:
             lang = lang or follow.lang or query.lang
@@ -229,36 +272,77 @@ class GlossaryBot:
                 return self._answer(loaded, follow.turn.question, history[: follow.turn.position], lang)
             entries = [glossary.get(i) for i in follow.turn.entry_ids]
             return focus(entries, follow.aspect, lang, glossary)
+        lang = lang or query.lang
+        special = self._intent(loaded, query, lang)
+        if special is not None:
+            return special
         named = dialogue.named_entry(query.text, glossary)  # a bare term is answered even if it ranks 2nd
         found = self._retrieve(loaded, query, ANSWER_HITS, named.id if named else None)
-        lang = lang or query.lang
         if not found.hits:
             return decline([], lang, query.notice or t("empty_question", lang))
         if found.comparison:
-            answer = compare(found.hits, lang, glossary, query.notice)
-        elif named is None and found.abstained:
+            answer = compare(found.hits, found.sides, lang, glossary, found.missing, query.notice)
+        elif named is None and (
+            found.abstained
+            or found.confidence < NEAR_MISS_CONFIDENCE
+            or intent.names_other_term(query.text, found.hits[0].entry)
+            or intent.only_part_of_name(query.text, found.hits[0].entry)
+        ):
+            # A problem no entry names may still be one the glossary's usage or example text addresses.
+            fixes = remedies(query.text, loaded.retriever, lang) if intent.is_how_to(query.text) else []
+            if fixes:
+                return remedy_answer(fixes, lang, glossary, query.notice)
+            if not found.abstained:
+                topic = strip_scaffolding(query.text)
+                return near_miss(topic, found.hits, lang, glossary, found.confidence, query.notice)
             answer = decline(found.hits[:DECLINE_SUGGESTIONS], lang, query.notice)
         else:
-            answer = compose(found.hits, lang, glossary, query.notice)
+            # A question that is exactly an entry's name is that entry, whatever the ranking's doubts.
+            confidence = 1.0 if named is not None and found.hits[0].entry.id == named.id else found.confidence
+            return compose(found.hits, lang, glossary, confidence, query.notice)
         return answer.model_copy(update={"confidence": found.confidence})
 
-    def _comparison_hits(self, retriever: Retriever, text: str) -> list[Hit] | None:
-        """For "X vs Y" questions, the entry each side names (None if not a comparison).
+    def _intent(self, loaded: Loaded, query: Query, lang: Lang) -> Answer | None:
+        """Small talk, "the opposite of X", or a how-to question the FAQ answers (None: none of these)."""
+        kind = intent.small_talk(query.text)
+        if kind is not None:
+            return small_talk(kind, lang)
+        topic = intent.opposite_topic(query.text)
+        if topic is not None:
+            ranking = loaded.retriever.rank(topic, use_dense=False)
+            if ranking.name[ranking.top] >= SIDE_NAME_MATCH:
+                entry = loaded.retriever.hits(ranking, 1)[0].entry
+                return opposite(
+                    entry, intent.antonym(entry, loaded.glossary), lang, loaded.glossary, query.notice
+                )
+        if intent.is_how_to(query.text):
+            item = loaded.faq.match(query.text, loaded.retriever.encoder)
+            if item is not None:
+                return faq_answer(item, lang, loaded.glossary, query.notice)
+        return None
+
+    def _comparison_hits(self, retriever: Retriever, text: str) -> tuple[list[Hit] | None, tuple[str, ...]]:
+        """For "X vs Y (vs Z)" questions, the entry each side names (None if not a comparison), and
+        the sides that name no entry (said in the answer, never dropped silently).
 
         Sides are short names, so they are matched lexically: no extra encoder call.
         """
         sides = split_comparison(text) if self.comparisons else None
         if sides is None:
-            return None
+            return None, ()
         picked: list[Hit] = []
+        missing: list[str] = []
         for side in sides:
             ranking = retriever.rank(side, use_dense=False)
             if ranking.name[ranking.top] < SIDE_NAME_MATCH:
+                missing.append(side)
                 continue
             best = retriever.hits(ranking, 1)[0]
             if all(best.entry.id != p.entry.id for p in picked):
                 picked.append(best)
-        return picked[:2] if len(picked) >= 2 else None
+        if len(picked) < 2:
+            return None, ()
+        return picked[:MAX_COMPARED], (*missing, *(h.entry.term for h in picked[MAX_COMPARED:]))
 
 
 def _read_glossary(settings: Settings) -> Glossary:

@@ -40,3 +40,8 @@ def t(key: str, lang: Lang, /, **values: object) -> str:
     """The text ``key`` in ``lang``'s interface language, ``{name}`` filled in from ``values``."""
     text = MESSAGES[key][side(lang)]
     return text.format(**values) if values else text
+
+
+def other(first: Side) -> Side:
+    """The other language of a bilingual entry."""
+    return "hi" if first == "en" else "en"

@@ -152,6 +152,8 @@ class Retriever:
         self._rows = np.flatnonzero(usable)
         self._row_entry = np.array([self._position[rows[i].entry_id] for i in self._rows], dtype=np.int64)
         kinds = sorted({r.field for r in rows if r.kind == "field"})
+        #: The field kinds, in the column order of ``dense_scores``'s first result.
+        self.field_kinds = tuple(kinds)
         kind_of = {k: i for i, k in enumerate(kinds)}
         self._n_kinds = len(kinds)
         self._row_kind = np.array([kind_of.get(rows[i].field, -1) for i in self._rows], dtype=np.int64)

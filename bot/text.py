@@ -82,6 +82,13 @@ def detect_lang(text: str) -> Lang:
     return _latin_kind(text)
 
 
+def lang_undecided(text: str) -> bool:
+    """Latin-script text made only of content words ("dropout", "learning rate"): no English or
+    Hinglish word says which language the asker reads, so the interface language decides."""
+    words = tokens(text)
+    return bool(words) and not _DEVANAGARI.search(text) and all(w not in STOP_WORDS for w in words)
+
+
 def _latin_kind(text: str) -> Lang:
     words = tokens(text)
     hits = sum(1 for w in words if w in HINGLISH_WORDS and w not in _AMBIGUOUS)

@@ -79,6 +79,10 @@ class FaqEnrichment(_Strict):
 
 class DocumentEnrichment(_Strict):
     categories_en: dict[str, str] = Field(default_factory=dict, description="source category -> English name")
+    categories_hi: dict[str, str] = Field(
+        default_factory=dict,
+        description="source category the Hindi seed writes in English -> the project's Hindi name",
+    )
     entries: dict[str, EntryEnrichment] = Field(description="entry id -> enrichment, in document order")
     tables: list[TableEnrichment] = Field(default_factory=list)
     faq: list[FaqEnrichment] = Field(default_factory=list)

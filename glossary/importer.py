@@ -8,6 +8,7 @@ the seeds (the tests re-run it and compare byte for byte).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -84,6 +85,19 @@ def write_documents(documents: Sequence[GlossaryDocument], out_dir: Path) -> lis
         atomic_write(target, text.encode(), mode=0o644)
         written.append(target)
     return written
+
+
+def ship_seeds(seeds_dir: Path, out_dir: Path) -> Path:
+    """Copy the seed texts beside the glossary (the app's source viewer shows their lines) and
+    record their sha256 in ``seeds.sha256``, so text that is not what was imported is never shown."""
+    records = []
+    for spec in SEEDS:
+        data = (seeds_dir / spec.document).read_bytes()
+        atomic_write(out_dir / spec.document, data, mode=0o644)
+        records.append(f"{hashlib.sha256(data).hexdigest()}  {spec.document}\n")
+    target = out_dir / "seeds.sha256"
+    atomic_write(target, "".join(records).encode(), mode=0o644)
+    return target
 
 
 def _build_document(
@@ -163,8 +177,10 @@ def _merge_entry(
                 "category", f"no English name for source category '{raw.category_hi}' in categories_en"
             )
         term_en, term_hi = raw.term, item.term_hi
-        category = {"hi": raw.category_hi, "en": enrichment.categories_en[raw.category_hi]}
-        named = ["term_hi", "aliases", "category.en"]
+        # A category the seed names only in English gets the project's Hindi name (categories_hi).
+        hindi = enrichment.categories_hi.get(raw.category_hi)
+        category = {"hi": hindi or raw.category_hi, "en": enrichment.categories_en[raw.category_hi]}
+        named = ["term_hi", "aliases", "category" if hindi else "category.en"]
     written = [*named, "definition_en", *_check_translations(raw, item, fail), "paraphrases", "related"]
     return {
         "id": entry_id,
@@ -265,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         written = write_documents(import_seeds(args.seeds_dir), args.out)
+        written.append(ship_seeds(args.seeds_dir, args.out))
     except GlossaryError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

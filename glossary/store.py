@@ -56,6 +56,10 @@ class Glossary:
         """sha256 of a canonical JSON dump of all documents: a cache key for anything derived from them."""
         return self._hash
 
+    def title(self, document: str) -> str:
+        """The title of a loaded document (its file name when no loaded document has that name)."""
+        return next((d.title_hi for d in self._documents if d.document == document), document)
+
     def get(self, entry_id: str) -> GlossaryEntry:
         try:
             return self._by_id[entry_id]

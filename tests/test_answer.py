@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
+import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import answer as ans
 from bot.dialogue import CitationIndex, named_entry
+from bot.retrieval import Hit
 from glossary import load_glossary
+from tests.markdown import render
 
 
 @pytest.fixture(scope="module")
@@ -30,67 +35,95 @@ def _chat(bot, glossary, *questions: str) -> tuple[list[dict], ans.Answer]:
 
 # --- escaping -----------------------------------------------------------------------------------
 
+#: Glossary text a user file could hold that markdown (or Gradio's KaTeX) would turn into markup.
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "[x](javascript:alert(1))",
+    "![i](http://e/x.png)",
+    "see https://evil.example/login now",
+    "www.evil.example",
+    "mail evil@evil.example",
+    "<https://evil.example>",
+    "intro\n\n---\n\nafter",
+    "    indented code",
+    "Title\n======",
+    "$$x^2$$",
+    "1. first\n2. second",
+    "- item",
+    "> quote",
+    "| a | b |\n|---|---|",
+    "&lt;b&gt; &amp;",
+]
+_MARKUP = regex.compile(r"<(?!/?p>)")  # any tag but the paragraph around the text
+_AUTOLINKABLE = regex.compile(r"(?i)(?<!\\)(?:[a-z]://|\bwww\.|\w@\w)")
+
+
+def _renders_as_itself(text: str) -> None:
+    escaped = ans.escape_md(text)
+    rendered = render(escaped)
+    assert not _MARKUP.search(rendered), rendered
+    plain = html.unescape(rendered.removeprefix("<p>").removesuffix("</p>\n"))
+    assert plain == " ".join(text.split())
+    # GFM's autolinks (not in CommonMark): the scheme, "www." or "@" must be escaped.
+    assert not _AUTOLINKABLE.search(escaped)
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_glossary_text_renders_as_the_text_it_is(text):
+    _renders_as_itself(text)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab1 .:/@w-=+*_`#<>&$|~[]()!\\\n\t")), max_size=40))
+def test_any_text_renders_as_itself(text):
+    _renders_as_itself(text)
+
 
 @given(st.text())
-def test_escape_round_trips(text):
-    assert ans.unescape_md(ans.escape_md(text)) == text
+def test_escape_round_trips_up_to_whitespace(text):
+    assert ans.unescape_md(ans.escape_md(text)) == " ".join(text.split())
 
 
-@pytest.mark.parametrize(
-    "hostile",
-    [
-        "<script>alert(1)</script>",
-        "<img src=x onerror=alert(1)>",
-        "[x](javascript:alert(1))",
-        "![i](http://e/x.png)",
-    ],
-)
-def test_escaped_text_has_no_tags_or_links(hostile):
-    escaped = ans.escape_md(hostile)
-    assert "<" not in escaped and ">" not in escaped
-    assert "](" not in escaped.replace("\\]", "")
-
-
-def test_glossary_text_is_escaped(glossary):
-    entry = glossary.get("dropout").model_copy(update={"definition_en": "<b>bold</b> [x](javascript:1)"})
-    card = ans.entry_card(entry, "en")
-    assert "&lt;b&gt;bold&lt;/b&gt; \\[x\\](javascript:1)" in card
+def test_glossary_text_is_escaped_in_cards(glossary):
+    entry = glossary.get("dropout").model_copy(update={"definition_en": "<b>bold</b> https://evil.example"})
+    card = ans.entry_card(entry, "en", glossary)
+    assert "<b" not in render(card).replace("<blockquote", "") and "evil.example</a>" not in render(card)
 
 
 # --- cards --------------------------------------------------------------------------------------
 
 
-def test_english_card_puts_english_first_and_hindi_in_details(glossary):
+def test_english_card_leads_with_the_first_sentence_and_keeps_hindi_for_details(glossary):
     entry = glossary.get("gradient-clipping")
-    card = ans.entry_card(entry, "en")
-    english, hindi = card.split("<details>")
-    assert english.startswith(f"### {entry.term_en} · {entry.term_hi}")
-    for text in (entry.definition_en, entry.usage_en, entry.example_en):
-        assert text in english
-    for text in (entry.definition_hi, entry.usage_hi, entry.example_hi):
-        assert text in hindi and text not in english
-    assert "Source:** `004_2d22f4c9d7805074.txt`, line" in card
+    quick = ans.quick_card(entry, "en", glossary)
+    details = ans.detail_card(entry, "en")
+    assert quick.startswith(f"### {entry.term_en} · {entry.term_hi}")
+    assert f"**{ans.escape_md(ans.first_sentence(entry.definition_en)[0])}**" in quick
+    assert entry.definition_hi not in quick and entry.usage_en not in quick
+    for text in (entry.usage_en, entry.example_en, entry.definition_hi, entry.usage_hi, entry.example_hi):
+        assert ans.escape_md(text) in details
+    assert f"[{glossary.title(entry.source.document)}, line {entry.source.line}](source/" in quick
+    assert "<" not in quick + details  # no HTML: copied into tickets as it is
 
 
 @pytest.mark.parametrize("lang", ["hi", "hinglish", "mixed"])
 def test_hindi_card_puts_hindi_first_and_english_in_details(glossary, lang):
     entry = glossary.get("dropout")
-    card = ans.entry_card(entry, lang)
-    hindi, english = card.split("<details>")
-    assert hindi.startswith(f"### {entry.term_hi} · {entry.term_en}")
-    assert entry.definition_hi in hindi and entry.definition_en in english
-    assert f"पंक्ति {entry.source.line}" in card
+    quick, details = ans.quick_card(entry, lang, glossary), ans.detail_card(entry, lang)
+    assert quick.startswith(f"### {entry.term_hi} · {entry.term_en}")
+    assert ans.escape_md(entry.definition_en) in details and entry.definition_en not in quick
+    assert f"पंक्ति {entry.source.line}" in quick
 
 
 def test_card_shows_caution_notes_in_both_languages(glossary):
     entry = glossary.get("learning-rate")
-    card = ans.entry_card(entry, "en")
+    card = ans.entry_card(entry, "en", glossary)
     assert f"**Caution:** {ans.escape_md(entry.notes_en[0])}" in card
     assert f"**सावधानी:** {ans.escape_md(entry.notes_hi[0])}" in card
 
 
 def test_card_without_usage_or_example_skips_them(glossary):
-    card = ans.entry_card(glossary.get("lora"), "en")
+    card = ans.entry_card(glossary.get("lora"), "en", glossary)
     assert "Usage" not in card and "Example" not in card
 
 
@@ -98,12 +131,21 @@ def test_citation_is_read_back_to_the_entry(glossary):
     index = CitationIndex(glossary.entries)
     for entry in glossary.entries:
         for lang in ("en", "hi"):
-            assert [index[c] for c in ans.cited_sources(ans.entry_card(entry, lang))] == [entry.id]
+            assert [index[c] for c in ans.cited_sources(ans.quick_card(entry, lang, glossary))] == [entry.id]
 
 
 def test_aspect_card_without_an_example_says_so(glossary):
-    text = ans.aspect_card(glossary.get("lora"), "example", "en")
-    assert "gives no example" in text and glossary.get("lora").definition_en in text
+    text = ans.aspect_card(glossary.get("lora"), "example", "en", glossary)
+    assert "gives no example" in text
+    assert ans.escape_md(ans.first_sentence(glossary.get("lora").definition_en)[0]) in text
+
+
+@pytest.mark.parametrize(
+    ("confidence", "label"),
+    [(0.95, "exact"), (ans.EXACT_CONFIDENCE, "exact"), (0.5, "likely"), (0.1, "closest")],
+)
+def test_confidence_labels(confidence, label):
+    assert ans.confidence_label(confidence) == label
 
 
 # --- comparisons --------------------------------------------------------------------------------
@@ -111,15 +153,30 @@ def test_aspect_card_without_an_example_says_so(glossary):
 
 def test_comparison_table_rows_and_source_table(glossary):
     batch, epoch = glossary.get("batch"), glossary.get("epoch")
-    card = ans.comparison_card([batch, epoch], "en", glossary)
-    assert card.startswith("### Batch vs Epoch")
-    english = card.split("<details>")[0]
+    hits = [
+        Hit(entry=e, score=1.0, rank=i, similarity=0, lexical=0, name_match=1)
+        for i, e in enumerate([batch, epoch])
+    ]
+    answer = ans.compare(hits, 2, "en", glossary)
+    english = answer.text
+    assert english.startswith("### Batch vs Epoch")
     for row in ("Definition", "Usage", "Example", "Category", "Source"):
         assert f"| **{row}** |" in english
-    assert f"| **Definition** | {batch.definition_en} | {epoch.definition_en} |" in english
+    assert (
+        f"| **Definition** | {ans.escape_md(batch.definition_en)} | {ans.escape_md(epoch.definition_en)} |"
+        in english
+    )
     table = glossary.tables[0]
-    assert table.caption_hi in card and all(row[1] in card for row in table.rows)
-    assert f"line {table.source.line}" in card
+    assert ans.escape_md(table.caption_hi) in answer.details
+    assert all(ans.escape_md(row[1]) in answer.details for row in table.rows)
+
+
+def test_comparison_drops_rows_empty_on_every_side(glossary):
+    sides = [glossary.get("lora"), glossary.get("peft")]
+    card = ans.comparison_card(sides, "en", glossary)
+    empty = [k for k in ("usage", "example") if not any(ans.fields(e, "hi")[k] for e in sides)]
+    assert empty, "the test needs two entries without usage or example"
+    assert all(f"**{k.title()}**" not in card for k in empty)
 
 
 def test_comparison_outside_the_source_table_has_no_table(glossary):
@@ -140,7 +197,7 @@ def test_bot_compares_side_by_side(bot, question, lang_first):
     reply = bot.answer(question)
     assert sorted(reply.entry_ids) == ["batch", "epoch"]
     assert "| **Definition** |" in reply.text if lang_first == "en" else "| **परिभाषा** |" in reply.text
-    assert "मिनी-बैच" in reply.text  # the training-units table from the source document
+    assert "मिनी-बैच" in reply.full_text  # the training-units table from the source document
 
 
 @pytest.mark.model
@@ -182,7 +239,9 @@ def test_follow_up_language_switch_re_renders_the_previous_answer(bot, glossary)
     history, english = _chat(bot, glossary, "What is gradient clipping?")
     hindi = bot.answer("in Hindi please", history)
     assert hindi.entry_ids == english.entry_ids and hindi.lang == "hi"
-    assert hindi.text == ans.entry_card(glossary.get("gradient-clipping"), "hi")
+    assert hindi.text.startswith(
+        ans.quick_card(glossary.get("gradient-clipping"), "hi", glossary).split("\n\n")[0]
+    )
     _, back = _chat(bot, glossary, "What is gradient clipping?", "in Hindi please", "in English")
     assert back.text == english.text
 

@@ -11,12 +11,14 @@ from concurrent.futures import ThreadPoolExecutor
 import gradio as gr
 import httpx
 import pytest
+import regex
 from typer.testing import CliRunner
 
+from bot import answer as answer_module
 from bot import cli
-from bot.messages import MESSAGES
 from bot.records import Store
 from tests.conftest import serving
+from tests.markdown import render
 from ui import admission, callbacks
 
 
@@ -36,23 +38,29 @@ def answer_url(client) -> str:
 def test_user_message_is_escaped_and_capped():
     message = callbacks.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
     assert message["role"] == "user"
-    assert "<" not in message["content"] and "](" not in message["content"].replace("\\]", "")
+    assert "<img" not in render(message["content"]) and "<a" not in render(message["content"])
     assert len(message["content"]) < 80
 
 
 @pytest.mark.model
 def test_reply_is_the_answer_then_a_titled_sources_block(bot):
     answer = bot.answer("What is gradient clipping?")
-    text, sources = callbacks.reply_messages(answer, bot.glossary)
+    text, details, sources = callbacks.reply_messages(answer, bot.glossary)
     assert text == {"role": "assistant", "content": answer.text}
+    assert details["metadata"]["title"].startswith("Details") and details["content"] == answer.details
     assert sources["metadata"] == {"title": "Sources", "status": "done"}
-    assert "Gradient clipping" in sources["content"] and f"{answer.hits[0].score:.2f}" in sources["content"]
+    # The calibrated confidence, not the raw fused score.
+    assert (
+        "Gradient clipping" in sources["content"]
+        and f"{round(answer.confidence * 100)} %" in sources["content"]
+    )
+    assert f"{answer.hits[0].score:.2f}" not in sources["content"]
 
 
 @pytest.mark.model
 def test_hindi_answer_has_a_hindi_sources_title(bot):
     answer = bot.answer("ओवरफिटिंग क्या है?")
-    assert callbacks.reply_messages(answer, bot.glossary)[1]["metadata"]["title"] == "स्रोत · Sources"
+    assert callbacks.reply_messages(answer, bot.glossary)[-1]["metadata"]["title"] == "स्रोत · Sources"
 
 
 @pytest.mark.model
@@ -71,15 +79,19 @@ def test_ask_api_returns_the_cli_answer(client, bot, monkeypatch):
     monkeypatch.setattr(cli, "_bot", lambda: bot)
     monkeypatch.setitem(cli._state, "settings", bot.settings)
     result = CliRunner().invoke(cli.app, ["ask", question])
-    assert result.exit_code == 0
-    assert via_api == bot.answer(question).text == result.output.rstrip("\n")
+    answer = bot.answer(question)
+    assert result.exit_code == 0 and via_api == answer.text
+    # Readable terminal text: the definition and the source title, no markdown or HTML markup.
+    assert answer.hits[0].entry.definition_hi in " ".join(result.output.split())
+    assert bot.glossary.title(answer.hits[0].entry.source.document) in result.output
+    assert not any(mark in result.output for mark in ("**", "<details", "](source/", "###"))
 
 
 @pytest.mark.model
 def test_chat_api_keeps_history_and_follows_up(client, bot):
     box, history = client.predict("What is gradient clipping?", [], api_name="/chat")
     assert box == ""
-    assert [m["role"] for m in history] == ["user", "assistant", "assistant"]
+    assert [m["role"] for m in history] == ["user", "assistant", "assistant", "assistant"]
     _, history = client.predict("give me an example", history, api_name="/chat")
     example = bot.glossary.get("gradient-clipping").example_en
     assert example in str(history[-2]["content"])
@@ -89,9 +101,8 @@ def test_chat_api_keeps_history_and_follows_up(client, bot):
 def test_chat_follows_up_from_the_recorded_entries_whatever_the_citation_says(client, bot, monkeypatch):
     """The session records what each answer cites: a reworded citation line, which the history's
     reader no longer recognises, does not lose the term (through Gradio's round trip of the chat)."""
-    monkeypatch.setitem(MESSAGES, "line", {"en": "row", "hi": "पंक्ति"})
+    monkeypatch.setattr(answer_module, "_CITATION", regex.compile("never matches"))
     _, history = client.predict("What is gradient clipping?", [], api_name="/chat")
-    assert ", row " in str(history[1]["content"])
     assert bot.answer("give me an example", history).abstained  # the text alone no longer names it
     _, history = client.predict("give me an example", history, api_name="/chat")
     assert bot.glossary.get("gradient-clipping").example_en in str(history[-2]["content"])
@@ -116,6 +127,22 @@ def test_respond_records_the_cited_entries(bot, settings, tmp_path):
 
 
 @pytest.mark.model
+def test_interface_language_answers_a_bare_term_name(bot, settings, tmp_path):
+    """A bare "dropout" is answered in the interface language; a question with words of its own
+    language keeps that language whatever the interface's."""
+    store = Store.open(f"sqlite:///{tmp_path}/r.sqlite3")
+    respond = callbacks.Callbacks(bot, settings, store).respond
+    session = gr.Request(session_hash="s")
+    dropout = bot.glossary.get("dropout")
+    names = {"hi": dropout.term_hi, "en": dropout.term_en}
+    for ui_lang in ("hi", "en"):
+        _, history, _, _ = respond("dropout", [], [], {}, session, ui_lang)
+        assert history[1]["content"].startswith(f"### {names[ui_lang]} ·"), history[1]["content"][:80]
+    _, history, _, _ = respond("what is dropout?", [], [], {}, session, "hi")
+    assert history[1]["content"].startswith(f"### {names['en']} ·")
+
+
+@pytest.mark.model
 def test_only_ask_and_chat_are_public(client):
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
     assert set(endpoints) == {"/ask", "/chat"}
@@ -136,12 +163,14 @@ def test_answer_route_returns_the_answer_with_its_citations(answer_url, bot, que
     expected = bot.answer(question)
     assert reply.json() == {
         "text": expected.text,
+        "details": expected.details,
         "lang": expected.lang,
         "abstained": False,
         "citations": [c.model_dump() for c in expected.citations],
         "related": expected.related,
         "notice": None,
         "confidence": expected.confidence,
+        "label": expected.label,
     }
     assert 0 <= reply.json()["confidence"] <= 1
 
@@ -150,7 +179,7 @@ def test_answer_route_returns_the_answer_with_its_citations(answer_url, bot, que
 def test_answer_route_answers_in_the_language_asked_for(answer_url, bot):
     reply = httpx.post(answer_url, json={"question": "What is dropout?", "lang": "hi"}, timeout=60).json()
     assert reply["text"] == bot.answer("What is dropout?", lang="hi").text
-    assert reply["lang"] == "hi" and "परिभाषा" in reply["text"]
+    assert reply["lang"] == "hi" and "श्रेणी" in reply["text"]
 
 
 @pytest.mark.model

@@ -40,14 +40,14 @@ def test_hindi_decline_is_in_hindi(bot):
 
 
 def test_english_answer_puts_english_first(bot):
-    text = bot.answer("What is gradient clipping?").text
+    text = bot.answer("What is gradient clipping?").full_text
     english = text.index("Limiting the magnitude")
     hindi = text.index("ऑप्टिमाइज़र अपडेट से पहले")
     assert english < hindi
 
 
 def test_hindi_answer_puts_hindi_first(bot):
-    text = bot.answer("ग्रेडिएंट क्लिपिंग क्या है?").text
+    text = bot.answer("ग्रेडिएंट क्लिपिंग क्या है?").full_text
     assert text.index("ऑप्टिमाइज़र अपडेट से पहले") < text.index("Limiting the magnitude")
 
 

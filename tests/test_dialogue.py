@@ -25,7 +25,8 @@ def _history(glossary, *turns: tuple[str, list[str], str]) -> list[dict]:
     for question, ids, lang in turns:
         messages.append({"role": "user", "content": escape_md(question)})
         text = (
-            "\n\n".join(entry_card(glossary.get(i), lang) for i in ids) or "The glossary does not cover this."
+            "\n\n".join(entry_card(glossary.get(i), lang, glossary) for i in ids)
+            or "The glossary does not cover this."
         )
         messages.append({"role": "assistant", "content": text})
         messages.append(
@@ -127,7 +128,11 @@ def test_citations_in_sources_blocks_are_ignored(glossary, index):
     history = [
         {"role": "user", "content": "x"},
         {"role": "assistant", "content": "nothing cited"},
-        {"role": "assistant", "content": entry_card(glossary.get("epoch"), "en"), "metadata": {"title": "S"}},
+        {
+            "role": "assistant",
+            "content": entry_card(glossary.get("epoch"), "en", glossary),
+            "metadata": {"title": "S"},
+        },
     ]
     assert dialogue.turns(history, index)[0].entry_ids == ()
 
@@ -139,7 +144,7 @@ def _answers(history: list[dict], change) -> list[dict]:
 
 def test_recorded_entry_ids_survive_a_reworded_citation(glossary, index):
     history = _history(glossary, ("What is dropout?", ["dropout"], "en"))
-    reworded = _answers(history, lambda m: {**m, "content": m["content"].replace(", line ", ", row ")})
+    reworded = _answers(history, lambda m: {**m, "content": m["content"].replace("?line=", "?row=")})
     assert dialogue.resolve("give me an example", reworded, index).turn is None  # the text no longer says
     recorded = _answers(reworded, lambda m: {**m, "metadata": {dialogue.CITED_KEY: ["dropout"]}})
     follow = dialogue.resolve("give me an example", recorded, index)

@@ -10,6 +10,8 @@ from typing import get_args
 
 import pytest
 
+from bot.answer import ConfidenceLabel
+from bot.intent import SMALL_TALK
 from bot.messages import MESSAGES, SIDES, t
 from bot.records import Vote
 
@@ -19,10 +21,12 @@ FIELDS = ["definition", "usage", "example"]
 #: Keys the code computes (the key expression's source -> every key it can be).
 DYNAMIC = {
     "k": FIELDS,  # answer._field_lines
-    "key": FIELDS,  # answer._comparison_rows
     "aspect": ["example", "usage"],  # answer.aspect_card
     "f'no_{aspect}'": ["no_example", "no_usage"],
     "f'vote_{vote}'": [f"vote_{v}" for v in get_args(Vote)],
+    "f'label_{label}'": [f"label_{v}" for v in get_args(ConfidenceLabel)],
+    "f'small_talk_{kind}'": [f"small_talk_{k}" for k in SMALL_TALK],
+    "key": [*FIELDS, "opposite_of", "no_opposite"],  # answer._comparison_rows, answer.opposite
 }
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot.records import Store
 from bot.records import report as maintainers
-from bot.records.answered import kind_of, record
+from bot.records.answered import record
 from tests.test_cli import run_cli
 from ui.callbacks import Callbacks
 
@@ -32,7 +32,7 @@ def recorded(bot, tmp_path) -> tuple[Store, str]:
     live = bot.pinned()
     for question in FRANCE + BREAD:
         answer = live.answer(question)
-        assert kind_of(answer) == "declined", question
+        assert answer.kind == "declined", question
         record(store, live, question, answer, "chat")
     for question, vote, comment in [
         ("What is dropout?", "dislike", "too short"),

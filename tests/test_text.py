@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from bot.text import content_tokens, detect_lang, strip_scaffolding, tokens
+from bot.text import content_tokens, detect_lang, lang_undecided, strip_scaffolding, tokens
 
 
 def test_devanagari_words_stay_whole_with_matras_and_viramas():
@@ -38,6 +38,12 @@ QUESTION_CASES = [
     (strip_scaffolding, "ओवरफिटिंग क्या है?", "ओवरफिटिंग"),
     (strip_scaffolding, "meaning of epoch", "epoch"),
     (strip_scaffolding, "What is?", "What is"),
+    (lang_undecided, "dropout", True),  # a bare name: the interface language decides
+    (lang_undecided, "learning rate?", True),
+    (lang_undecided, "what is dropout", False),
+    (lang_undecided, "dropout kya hai", False),
+    (lang_undecided, "ड्रॉपआउट", False),
+    (lang_undecided, "", False),
 ]
 
 

@@ -11,7 +11,7 @@ from fastapi import HTTPException, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 
-from bot.answer import Citation
+from bot.answer import Citation, public_json
 from bot.core import GlossaryBot
 from bot.inputs import as_question
 from bot.records import Store
@@ -26,12 +26,19 @@ class AskBody(BaseModel):
 
     question: str = Field(description="The question, in Hindi, English or Hinglish.")
     lang: Lang | None = Field(default=None, description="Answer language; null = the question's.")
+    history: list[dict] = Field(
+        default_factory=list,
+        description="Earlier messages, Gradio's format ([{role, content}, ...]), for follow-ups such as "
+        "'give me an example'.",
+    )
 
 
 class ApiAnswer(BaseModel):
     """Reply of ``POST /api/answer``: the answer's text and where each part came from."""
 
-    text: str = Field(description="The answer as markdown (the same text as the chat and the CLI).")
+    text: str = Field(description="The quick answer as markdown (the same text as the chat).")
+    details: str = Field(description="Usage, example, cautions, the other language (shown collapsed).")
+    label: str | None = Field(description="The confidence in words: exact, likely or closest.")
     lang: Lang
     abstained: bool = Field(description="True when the glossary does not cover the question.")
     citations: list[Citation]
@@ -41,10 +48,6 @@ class ApiAnswer(BaseModel):
         description="Probability that the first cited entry is the right one, calibrated for this "
         "glossary (None for a follow-up about an earlier answer)."
     )
-
-
-#: The Answer fields ``/api/answer`` returns (the hits' full entries would be most of the bytes).
-_API_FIELDS = set(ApiAnswer.model_fields)
 
 
 def api_routes(bot: GlossaryBot, settings: Settings, store: Store) -> list[APIRoute]:
@@ -57,13 +60,13 @@ def api_routes(bot: GlossaryBot, settings: Settings, store: Store) -> list[APIRo
         try:
             with gate.slot():
                 question = as_question(body.question)
-                found = bot.answer(question, lang=body.lang)
+                found = bot.answer(question, body.history, lang=body.lang)
                 record(store, bot, question, found, "api")
         except Busy:
             raise HTTPException(
                 503, f"busy: {gate.capacity} questions are waiting; try again shortly", {"Retry-After": "1"}
             ) from None
         # Serialised straight from the Answer: FastAPI would otherwise validate it again as ApiAnswer.
-        return Response(found.model_dump_json(include=_API_FIELDS), media_type="application/json")
+        return Response(public_json(found), media_type="application/json")
 
     return [APIRoute("/api/answer", answer, methods=["POST"], response_model=ApiAnswer)]

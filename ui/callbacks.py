@@ -27,7 +27,7 @@ from typing import Any
 import gradio as gr
 
 from bot import browse, dialogue
-from bot.answer import MAX_RELATED, Answer, escape_md, sources_markdown, term
+from bot.answer import MAX_RELATED, Answer, escape_md, sources_markdown, term, unescape_md
 from bot.core import GlossaryBot
 from bot.inputs import as_question
 from bot.messages import Side, side, t
@@ -53,8 +53,16 @@ def user_message(question: str, limit: int) -> dict:
 
 
 def reply_messages(answer: Answer, glossary: Glossary) -> list[dict]:
-    """The answer (the same text as the CLI and ``/ask``), then a collapsible Sources block."""
+    """The quick answer (the same text as ``/ask``), then collapsed Details and Sources blocks."""
     messages: list[dict[str, Any]] = [{"role": "assistant", "content": answer.text}]
+    if answer.details:
+        messages.append(
+            {
+                "role": "assistant",
+                "content": answer.details,
+                "metadata": {"title": t("details", answer.lang), "status": "done"},
+            }
+        )
     if answer.citations or answer.hits:
         messages.append(
             {
@@ -74,6 +82,19 @@ def with_citations(history: list[dict], cited: Cited) -> list[dict]:
         else m
         for m in history
     ]
+
+
+def question_at(history: list[dict], index: int) -> tuple[str, int] | None:
+    """The asker's question at or before message ``index`` and its position (None before any)."""
+    asked = [i for i, m in enumerate(history[: index + 1]) if m.get("role") == "user"]
+    if not asked:
+        return None
+    return unescape_md(dialogue.message_text(history[asked[-1]])), asked[-1]
+
+
+def _position(index: int | tuple[int, int]) -> int:
+    """A chat event's message index (Gradio gives (row, column) for some events)."""
+    return index[0] if isinstance(index, tuple) else index
 
 
 def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
@@ -98,15 +119,22 @@ class Callbacks:
         self.vote_limit = RateLimit(settings.votes_per_minute)
 
     def respond(
-        self, message: str, history: list[dict], labels: list[str], cited: Cited, request: gr.Request
+        self,
+        message: str,
+        history: list[dict],
+        labels: list[str],
+        cited: Cited,
+        request: gr.Request,
+        ui_lang: Side | None = None,
     ) -> tuple[str, list[dict], list[str], Cited]:
         """A question typed or clicked: (cleared box, history with the answer, related-term labels,
-        the record of cited entries with this answer's)."""
+        the record of cited entries with this answer's). ``ui_lang``, the interface language, is the
+        answer's language for a question whose own language cannot be told (a bare "dropout")."""
         message = as_question(message)
         if not message.strip():
             return "", history, labels, cited
         live = self.bot.pinned()
-        answer = live.answer(message, with_citations(history, cited))
+        answer = live.answer(message, with_citations(history, cited), preferred=ui_lang)
         answer_id = record(self.store, live, message, answer, "chat")
         if answer_id is not None:
             self.answered.remember(_session(request), answer.text, answer_id)
@@ -120,6 +148,90 @@ class Callbacks:
             related_labels(answer, live.glossary),
             {**cited, answer.text: answer.entry_ids},
         )
+
+    def retry(
+        self,
+        history: list[dict],
+        labels: list[str],
+        cited: Cited,
+        ui_lang: Side,
+        data: gr.RetryData,
+        request: gr.Request,
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """Ask the retried message's question again, in place of its answer and all that followed."""
+        return self._ask_again(history, cited, (ui_lang, request), data.index, None) or (
+            "",
+            history,
+            labels,
+            cited,
+        )
+
+    def edit(
+        self,
+        history: list[dict],
+        labels: list[str],
+        cited: Cited,
+        ui_lang: Side,
+        data: gr.EditData,
+        request: gr.Request,
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """Ask the edited text in place of the edited question, its answer and all that followed.
+        (A handler per event: Gradio fills an event-data parameter only when its type is one class.)"""
+        return self._ask_again(history, cited, (ui_lang, request), data.index, str(data.value)) or (
+            "",
+            history,
+            labels,
+            cited,
+        )
+
+    def _ask_again(
+        self,
+        history: list[dict],
+        cited: Cited,
+        asker: tuple[Side, gr.Request],
+        index: int | tuple[int, int],
+        text: str | None,
+    ) -> tuple[str, list[dict], list[str], Cited] | None:
+        """The chat with the question at ``index`` asked again (as ``text`` if edited); None if there is
+        no question there."""
+        found = question_at(history, _position(index))
+        if found is None:
+            return None
+        ui_lang, request = asker
+        question = text if text is not None else found[0]
+        return self.respond(question, history[: found[1]], [], cited, request, ui_lang)
+
+    @staticmethod
+    def undo(history: list[dict], data: gr.UndoData) -> tuple[str, list[dict], list[str]]:
+        """Take back the last question: it goes back into the box, its answer out of the chat."""
+        found = question_at(history, _position(data.index))
+        if found is None:
+            return "", history, []
+        return found[0], history[: found[1]], []
+
+    @staticmethod
+    def clear() -> tuple[list[dict], list[str], Cited, None, dict, str]:
+        """A cleared chat: no history kept, no related terms, no pending vote."""
+        return [], [], {}, None, gr.update(visible=False), ""
+
+    @staticmethod
+    def restore(saved: list[dict] | None) -> list[dict]:
+        """The conversation this browser kept (``gr.BrowserState``) back in the chat after a reload."""
+        return saved if isinstance(saved, list) else []
+
+    @staticmethod
+    def keep(history: list[dict]) -> list[dict]:
+        """The conversation as this browser stores it (nothing is kept on the server)."""
+        return history
+
+    @staticmethod
+    def saved_lang(saved: str | None) -> str:
+        """The interface language this browser chose last time (English when none or unknown)."""
+        return saved if saved in ("en", "hi") else "en"
+
+    @staticmethod
+    def keep_lang(lang: Side) -> Side:
+        return lang
 
     def ask(self, question: str) -> str:
         """Answer one question; returns the answer as markdown (the same text as the CLI)."""
@@ -191,8 +303,11 @@ class Callbacks:
         return gr.update(value=str(path), visible=True)
 
     def refilter(self, query: str, category: str, lang: Side) -> str:
-        """The Browse listing for a filter text and a category."""
-        return browse.listing(self.bot.glossary, query or "", category or browse.ALL, lang)
+        """The Browse listing for a filter text and a category, read with the bot's spelling correction."""
+        view = self.bot.pinned()
+        return browse.listing(
+            view.glossary, query or "", category or browse.ALL, lang, view.retriever.lexical
+        )
 
     def pages(self, lang: Side, query: str, category: str) -> tuple[dict, str, str]:
         """The glossary-dependent parts of Browse and About, for a new page or a new interface language:

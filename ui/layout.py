@@ -8,6 +8,7 @@ relabels all of them from that one record.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any, TypeVar
 
 import gradio as gr
 from gradio.blocks import Block
+from gradio.helpers import Examples
 
 from bot import browse
 from bot.core import GlossaryBot
@@ -23,8 +25,13 @@ from bot.records import Store
 from bot.settings import Settings
 from ui.callbacks import N_RELATED, Callbacks, show_related
 
-#: The interface language a page opens in.
+#: The interface language a page opens in (until the browser remembers the asker's choice).
 START: Side = "en"
+#: localStorage keys of what the browser keeps across reloads: the conversation, the interface language.
+CHAT_KEY = "glossary-bot-chat"
+LANG_KEY = "glossary-bot-lang"
+#: No LaTeX in answers: glossary text with "$$...$$" is text, not a formula.
+NO_LATEX: list[dict[str, str | bool]] = []
 EXAMPLES = [
     "What is gradient clipping?",
     "ओवरफिटिंग क्या है?",
@@ -45,6 +52,16 @@ THEME = gr.themes.Default(
     ]
 )
 CSS = (Path(__file__).parent / "style.css").read_text(encoding="utf-8")
+#: Gradio leaves two icon buttons without an accessible name: the arrow that folds a Details or
+#: Sources block, and the question box's send button. This names each as it appears.
+HEAD = f"""<script>
+new MutationObserver(() => {{
+  document.querySelectorAll('button[aria-label=""]').forEach(
+    b => b.setAttribute('aria-label', {json.dumps(t("toggle_block", START))}));
+  document.querySelectorAll('#question button:not([aria-label])').forEach(
+    b => b.setAttribute('aria-label', {json.dumps(t("ask_button", START))}));
+}}).observe(document.documentElement, {{childList: true, subtree: true}});
+</script>"""
 
 B = TypeVar("B", bound=Block)
 
@@ -81,6 +98,7 @@ class Chat:
 
     chatbot: gr.Chatbot
     box: gr.Textbox
+    stored: gr.BrowserState
     related_note: gr.Markdown
     related: list[gr.Button]
     related_state: gr.State
@@ -114,31 +132,53 @@ class Relabel:
 
 
 def _header(labels: Labels) -> gr.Radio:
-    """The title and the interface-language switch (returned)."""
+    """The title and the interface-language switch (returned): one compact row, so that on a phone
+    the question box is in view without scrolling."""
     with gr.Row(equal_height=True, elem_id="header"):
-        labels.make(gr.Markdown, {"value": "header"}, elem_id="title")
+        labels.make(gr.Markdown, {"value": "header"}, elem_id="title", latex_delimiters=NO_LATEX)
         return gr.Radio(
             [(t("language_name", lang), lang) for lang in SIDES],
             value=START,
             label=t("interface", START),
+            show_label=False,
             elem_id="ui-lang",
             scale=0,
-            min_width=230,
+            min_width=160,
         )
 
 
-def _chat_tab(labels: Labels, settings: Settings) -> Chat:
-    """The chat, its related-term buttons, the question box, the comment row after a vote, examples."""
+def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
+    """The chat with its vote confirmation and comment row right under it (next to the message voted
+    on), the related-term buttons, the question box, examples that ask when clicked."""
     with labels.make(gr.Tab, {"label": "chat_tab"}, id="chat-tab"):
         # States in the tab: gr.Tabs holds only tabs.
         related_state, cited, pending_vote = gr.State([]), gr.State({}), gr.State(None)
+        stored = gr.BrowserState([], storage_key=CHAT_KEY)
         chatbot = labels.make(
             gr.Chatbot,
             {"label": "chat_label", "placeholder": "chat_empty"},
             elem_id="chat",
-            height="62vh",
+            height="58vh",
             sanitize_html=True,
             render_markdown=True,
+            latex_delimiters=NO_LATEX,
+            buttons=["copy", "copy_all"],
+            editable="user",
+            show_label=False,
+        )
+        vote_status = gr.Markdown("", elem_id="vote-status")
+        with gr.Row(visible=False, elem_id="comment-row") as comment_row:
+            comment = labels.make(
+                gr.Textbox, {"label": "comment_label", "placeholder": "comment_hint"}, scale=4
+            )
+            send = labels.make(gr.Button, {"value": "comment_send"}, scale=1, elem_id="send-comment")
+        box = labels.make(
+            gr.Textbox,
+            {"label": "question_label", "placeholder": "question_hint"},
+            submit_btn=True,
+            elem_id="question",
+            show_label=False,
+            max_length=settings.max_question_chars,
         )
         related_note = labels.make(
             gr.Markdown, {"value": "related_note"}, visible=False, elem_id="related-note"
@@ -147,23 +187,11 @@ def _chat_tab(labels: Labels, settings: Settings) -> Chat:
             related = [
                 gr.Button(visible=False, size="sm", elem_classes="related-term") for _ in range(N_RELATED)
             ]
-        box = labels.make(
-            gr.Textbox,
-            {"label": "question_label", "placeholder": "question_hint"},
-            submit_btn=True,
-            elem_id="question",
-            max_length=settings.max_question_chars,
-        )
-        vote_status = gr.Markdown("", elem_id="vote-status")
-        with gr.Row(visible=False, elem_id="comment-row") as comment_row:
-            comment = labels.make(
-                gr.Textbox, {"label": "comment_label", "placeholder": "comment_hint"}, scale=4
-            )
-            send = labels.make(gr.Button, {"value": "comment_send"}, scale=1, elem_id="send-comment")
-        gr.Examples(examples=EXAMPLES, inputs=box, label=t("examples", START))
-    return Chat(
+        examples = Examples(examples=EXAMPLES, inputs=box, label=t("examples", START))
+    chat = Chat(
         chatbot,
         box,
+        stored,
         related_note,
         related,
         related_state,
@@ -174,6 +202,7 @@ def _chat_tab(labels: Labels, settings: Settings) -> Chat:
         send,
         pending_vote,
     )
+    return chat, examples
 
 
 def _report_download(labels: Labels, callbacks: Callbacks) -> None:
@@ -197,27 +226,61 @@ def _pages(labels: Labels, bot: GlossaryBot, callbacks: Callbacks) -> Pages:
                 elem_id="browse-category",
             )
         listing = gr.Markdown(
-            browse.listing(bot.glossary, "", browse.ALL, START), elem_id="browse-list", sanitize_html=True
+            browse.listing(bot.glossary, "", browse.ALL, START),
+            elem_id="browse-list",
+            sanitize_html=True,
+            latex_delimiters=NO_LATEX,
         )
     with labels.make(gr.Tab, {"label": "about_tab"}, id="about-tab"):
-        about = gr.Markdown(browse.about(bot.glossary, START), elem_id="about")
+        about = gr.Markdown(browse.about(bot.glossary, START), elem_id="about", latex_delimiters=NO_LATEX)
         if callbacks.settings.report_download:
             _report_download(labels, callbacks)
     return Pages(query, category, listing, about)
 
 
-def _wire_chat(chat: Chat, callbacks: Callbacks, ui_lang: gr.Radio) -> None:
-    """Questions (typed or clicked), ``/chat`` and ``/ask`` for gradio_client, votes and comments."""
+def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr.Radio) -> None:
+    """Questions (typed, clicked, retried, edited), undo and clear, ``/chat`` and ``/ask`` for
+    gradio_client, votes and comments, and the conversation kept in the browser."""
     kept = [chat.chatbot, chat.related_state, chat.cited]
     outputs = [chat.box, *kept]
+    asked = [*kept, ui_lang]  # the interface language: the answer's for a bare term name
     related_outputs = [chat.related_note, *chat.related]
-    chat.box.submit(callbacks.respond, [chat.box, *kept], outputs, api_name="chat").then(
-        show_related, chat.related_state, related_outputs, api_visibility="private"
-    )
+
+    def then_related(event: Any) -> None:
+        event.then(show_related, chat.related_state, related_outputs, api_visibility="private")
+
+    then_related(chat.box.submit(callbacks.respond, [chat.box, *asked], outputs, api_name="chat"))
     for button in chat.related:
-        button.click(callbacks.respond, [button, *kept], outputs, api_visibility="private").then(
-            show_related, chat.related_state, related_outputs, api_visibility="private"
+        then_related(button.click(callbacks.respond, [button, *asked], outputs, api_visibility="private"))
+    then_related(
+        examples.dataset.click(callbacks.respond, [chat.box, *asked], outputs, api_visibility="private")
+    )
+    then_related(chat.chatbot.retry(callbacks.retry, asked, outputs, api_visibility="private"))
+    then_related(chat.chatbot.edit(callbacks.edit, asked, outputs, api_visibility="private"))
+    then_related(
+        chat.chatbot.undo(
+            callbacks.undo,
+            chat.chatbot,
+            [chat.box, chat.chatbot, chat.related_state],
+            api_visibility="private",
         )
+    )
+    then_related(
+        chat.chatbot.clear(
+            callbacks.clear,
+            None,
+            [
+                chat.stored,
+                chat.related_state,
+                chat.cited,
+                chat.pending_vote,
+                chat.comment_row,
+                chat.vote_status,
+            ],
+            api_visibility="private",
+        )
+    )
+    chat.chatbot.change(callbacks.keep, chat.chatbot, chat.stored, api_visibility="private")
     gr.api(callbacks.ask, api_name="ask")
     chat.chatbot.like(
         callbacks.vote,
@@ -243,10 +306,14 @@ def build_app(bot: GlossaryBot, settings: Settings | None = None, store: Store |
     labels = Labels()
     with gr.Blocks(title=t("page_title", START), analytics_enabled=False) as demo:
         ui_lang = _header(labels)
+        lang_store = gr.BrowserState(START, storage_key=LANG_KEY)
         with gr.Tabs():
-            chat = _chat_tab(labels, settings)
+            chat, examples = _chat_tab(labels, settings)
             pages = _pages(labels, bot, callbacks)
-        _wire_chat(chat, callbacks, ui_lang)
+        _wire_chat(chat, examples, callbacks, ui_lang)
+        demo.load(callbacks.restore, chat.stored, chat.chatbot, api_visibility="private")
+        demo.load(callbacks.saved_lang, lang_store, ui_lang, api_visibility="private")
+        ui_lang.change(callbacks.keep_lang, ui_lang, lang_store, api_visibility="private")
         listing_io = ([pages.query, pages.category, ui_lang], pages.listing)
         pages.query.change(
             callbacks.refilter, *listing_io, api_visibility="private", trigger_mode="always_last"

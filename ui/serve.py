@@ -27,7 +27,8 @@ from bot.settings import Settings
 from glossary import GlossaryError
 from index.errors import IndexLayerError
 from ui.api import api_routes
-from ui.layout import CSS, THEME, build_app
+from ui.layout import CSS, HEAD, THEME, build_app
+from ui.sources import source_routes
 
 
 def serve(bot: GlossaryBot, settings: Settings, store: Store | None = None, **launch: Any) -> gr.Blocks:
@@ -49,7 +50,10 @@ def serve(bot: GlossaryBot, settings: Settings, store: Store | None = None, **la
         show_error=False,
         css=CSS,
         theme=THEME,
-        app_kwargs={"routes": api_routes(bot, settings, store)},  # first in the router, before Gradio's own
+        head=HEAD,
+        app_kwargs={
+            "routes": [*api_routes(bot, settings, store), *source_routes(bot)]
+        },  # first in the router, before Gradio's own
         **launch,
     )
     return demo

@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from bot.answer import COMPARISON_SIDES, Answer
+from bot.answer import Answer
 from bot.core import GlossaryBot, Query
-from bot.records.store import AnswerRecord, Channel, Kind, Store, StoreError
+from bot.records.store import AnswerRecord, Channel, Store, StoreError
 
 log = logging.getLogger(__name__)
-
-
-def kind_of(answer: Answer) -> Kind:
-    """Read from the answer's shape (``bot.core``): a declined question still ranks entries to suggest,
-    a question with no topic ranks none; a follow-up makes no search, so it has no confidence."""
-    if answer.abstained:
-        return "declined" if answer.hits else "small talk"
-    if answer.confidence is None:
-        return "follow-up"
-    return "comparison" if len(answer.citations) >= COMPARISON_SIDES else "answer"
 
 
 def answer_record(question: Query, answer: Answer, glossary_version: str, channel: Channel) -> AnswerRecord:
@@ -27,7 +17,7 @@ def answer_record(question: Query, answer: Answer, glossary_version: str, channe
     return AnswerRecord(
         question=question.text,
         lang=question.lang,
-        kind=kind_of(answer),
+        kind=answer.kind,
         entry_ids=tuple(answer.entry_ids),
         confidence=answer.confidence,
         glossary_version=glossary_version,

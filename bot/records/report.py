@@ -23,7 +23,7 @@ from sklearn.cluster import AgglomerativeClustering
 
 from bot.core import GlossaryBot
 from bot.inputs import json_line
-from bot.records.store import Store
+from bot.records.store import UNANSWERED, Store
 from bot.text import strip_scaffolding
 
 #: Declined questions closer than this (cosine distance of their topics, average linkage) are one
@@ -37,7 +37,7 @@ NEAREST = 3
 #: Rows shown per section in markdown (CSV and JSON carry them all).
 TOP = 20
 #: Kinds that cite entries the asker wanted (a follow-up repeats an earlier answer's).
-ASKED_KINDS = frozenset({"answer", "comparison"})
+ASKED_KINDS = frozenset({"answer", "comparison", "opposite"})
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def _languages(rows: Sequence[dict[str, Any]]) -> dict[str, LanguageCounts]:
     for r in rows:
         c = counts[r["lang"]]
         c["questions"] += 1
-        c["declined"] += r["kind"] == "declined"
+        c["declined"] += r["kind"] in UNANSWERED
         if r["vote"] is not None:
             c[f"{r['vote']}s"] += 1
     return {lang: LanguageCounts(**c) for lang, c in sorted(counts.items())}
@@ -144,7 +144,7 @@ def build(
 ) -> Report:
     """The report over answers recorded in [since, until)."""
     rows = store.answers_between(since, until)
-    declined = [r for r in rows if r["kind"] == "declined" and r["question"]]
+    declined = [r for r in rows if r["kind"] in UNANSWERED and r["question"]]
     asked = Counter(e for r in rows if r["kind"] in ASKED_KINDS for e in r["entry_ids"])
     report = Report(
         since=since,

@@ -31,16 +31,18 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
+from bot.answer import AnswerKind
 from bot.inputs import scrub
 from bot.records.tables import answers, votes
 
 log = logging.getLogger(__name__)
 
 Vote = Literal["like", "dislike"]
-#: What an answer was: a card, a side-by-side comparison, a follow-up about an earlier answer, a
-#: decline (the glossary does not cover it), small talk (no topic: empty, no words, nothing to refer
-#: to), or a vote imported from the old feedback file (what was answered is not known).
-Kind = Literal["answer", "comparison", "follow-up", "declined", "small talk", "imported"]
+#: What an answer was (``bot.answer.AnswerKind``), or a vote imported from the old feedback file
+#: (what was answered is not known).
+Kind = AnswerKind | Literal["imported"]
+#: Kinds where the glossary had no entry for what was asked: what maintainers may want to add.
+UNANSWERED: frozenset[str] = frozenset({"declined", "near miss"})
 #: Where a question came from.
 Channel = Literal["chat", "api", "cli", "import"]
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import regex
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
+from bot.core import GlossaryBot
 from bot.records import Store
 from tests.conftest import serving
 
@@ -87,6 +90,16 @@ def _open(browser, url: str, outside: list[str], width: int, height: int):
     return page
 
 
+@contextmanager
+def _opened(browser, url: str, outside: list[str], width: int = 1280, height: int = 900):
+    """A page of its own (its own browser storage), closed afterwards."""
+    page = _open(browser, url, outside, width, height)
+    try:
+        yield page
+    finally:
+        page.close()
+
+
 @pytest.fixture(scope="module")
 def page(browser, server, outside):
     page = _open(browser, server[0], outside, 1280, 900)
@@ -139,25 +152,18 @@ def test_answer_shows_term_and_citation(page, bot, question, expected, citation)
     document, line = entry.source.rsplit(":", 1)
     text = _last_answer(page)
     assert expected in text
-    assert document in text and f"{citation} {line}" in text
+    assert f"{bot.glossary.title(document)}, {citation} {line}" in text  # the document's title, not its file
 
 
-def test_other_language_is_one_click_away(page):
-    details = page.locator("#chat details").last
-    assert not details.evaluate("d => d.open")
-    details.locator("summary").click()
-    assert details.evaluate("d => d.open")
-    assert "Definition" in details.inner_text()  # the last answer was Hinglish: English is collapsed
-
-
-def test_sources_block_lists_scores(page):
-    sources = page.locator("#chat .thought").last
+def test_details_and_sources_are_one_click_away(page):
+    """The last answer was Hinglish: English is in the collapsed Details; Sources show the confidence."""
+    details, sources = page.locator("#chat .thought").nth(-2), page.locator("#chat .thought").last
+    assert "Definition" not in _last_answer(page)
+    details.locator("[role=button]").first.click()
+    details.get_by_text("Definition").first.wait_for()
     sources.locator("[role=button]").first.click()
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('#chat .thought')].pop().querySelector('table') !== null"
-    )
-    table = sources.locator("table").inner_text()
-    assert "dropout" in table.lower() or "ड्रॉपआउट" in table
+    sources.get_by_text("%").first.wait_for()
+    assert "ड्रॉपआउट" in sources.inner_text()
 
 
 def test_related_term_button_asks_about_it(page):
@@ -231,7 +237,6 @@ def test_screenshot_desktop(browser, server, outside):
     page = _open(browser, server[0], outside, 1280, 1000)
     try:
         _ask(page, "What is gradient clipping?")
-        page.locator("#chat details summary").last.click()
         _show_question(page)
         _docs_copy(_shot(page, "chat-desktop.png"), "screenshot.png")
     finally:
@@ -301,11 +306,9 @@ def test_glossary_html_stays_text_in_chat_sources_browse_and_about(browser, host
         _ask(page, "What is xss probe?")
         answer = _last_answer(page)
         assert "<script>window.__pwned=9</script>" in answer and "[click](javascript:" in answer
-        page.locator("#chat details summary").last.click()  # the other language, collapsed
         sources = page.locator("#chat .thought").last
         sources.locator("[role=button]").first.click()
-        sources.locator("table").wait_for()
-        assert "<script>window.__pwned=16</script>" in sources.inner_text()  # the document name, as text
+        sources.get_by_text("XSS").first.wait_for()
         _ask(page, "xss probe vs xss neighbour")
         _ask(page, "tell me more")
         _no_script_ran(page, dialogs)
@@ -324,6 +327,197 @@ def test_glossary_html_stays_text_in_chat_sources_browse_and_about(browser, host
         _shot(page, "hostile-glossary.png")
     finally:
         page.close()
+
+
+# --- chat round 2 -------------------------------------------------------------------------------
+
+
+def test_near_miss_says_what_is_missing_with_a_label(page):
+    _ask(page, "what is a transformer")
+    text = _last_answer(page)
+    assert "no entry for transformer" in text and "Closest entry, not exactly what you asked" in text
+
+
+def test_how_to_question_gets_the_faq_answer(page, bot):
+    _ask(page, "is a GPU required for training?")
+    faq = next(f for f in bot.glossary.faq if "ai-accelerator" in f.related)
+    assert faq.answer_en.split(".")[0] in _last_answer(page)
+
+
+def test_three_way_comparison_keeps_every_side(page):
+    _ask(page, "compare dropout, weight decay and early stopping")
+    header = page.locator("#chat [data-testid=bot] table").last.locator("tr").first.inner_text()
+    assert all(side in header for side in ("Dropout", "Weight decay", "Early stopping"))
+
+
+def test_small_talk_gets_a_friendly_reply(page):
+    _ask(page, "hello")
+    assert "Hello!" in _last_answer(page) and "does not cover" not in _last_answer(page)
+
+
+def test_citation_opens_the_source_lines(page, bot):
+    _ask(page, "What is gradient clipping?")
+    entry = bot.glossary.get("gradient-clipping")
+    link = page.locator("#chat [data-testid=bot] a[href*='source/']").last
+    assert bot.glossary.title(entry.source.document) in link.inner_text()
+    with page.context.expect_page() as opened:
+        link.click()
+    viewer = opened.value
+    viewer.wait_for_load_state()
+    cited = viewer.locator("li.cited")
+    assert cited.get_attribute("value") == str(entry.source.line) and entry.term in cited.inner_text()
+    assert entry.definition_hi in viewer.locator("#source-lines").inner_text()
+    assert viewer.locator("#source-lines li").count() > 1  # the lines around it too
+    viewer.close()
+
+
+def test_copy_gives_text_without_html(browser, server, outside):
+    with _opened(browser, server[0], outside, 1280, 900) as page:
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        _ask(page, "What is gradient clipping?")
+        page.locator("#chat [data-testid=bot]").last.hover()
+        page.locator("#chat button[aria-label='Copy message']").last.click()
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert "Gradient clipping" in copied
+        assert not regex.search(r"</?[a-z]+[ >]", copied), copied
+
+
+def test_reload_keeps_the_chat_and_the_interface_language(browser, server, outside):
+    with _opened(browser, server[0], outside, 1280, 900) as page:
+        _ask(page, "What is dropout?")
+        page.locator("#ui-lang label", has_text="हिंदी").click()
+        page.get_by_role("tab", name="बातचीत").wait_for()
+        page.wait_for_timeout(500)  # the browser stores both
+        page.reload()
+        page.wait_for_selector("#question textarea")
+        page.locator("#chat [data-testid=user]", has_text="What is dropout?").wait_for()
+        page.get_by_role("tab", name="बातचीत").wait_for()
+
+
+def test_retry_undo_edit_and_clear(browser, server, outside):
+    with _opened(browser, server[0], outside, 1280, 900) as page:
+        _ask(page, "What is dropout?")
+        _ask(page, "What is an epoch?")
+        page.locator("#chat button[aria-label=Retry]").last.click()
+        page.locator("#chat [data-testid=bot]", has_text="Epoch").last.wait_for()
+        assert page.locator("#chat [data-testid=user]").count() == 2
+        page.locator("#chat button[aria-label=Undo]").last.dispatch_event("click")
+        page.wait_for_function("() => document.querySelectorAll('#chat [data-testid=user]').length === 1")
+        assert page.locator("#question textarea").input_value() == "What is an epoch?"
+        _ask(page, "What is batch size?")
+        page.locator(".related-term").first.wait_for(state="visible")
+        page.locator("#chat button[aria-label=Clear]").click()
+        page.wait_for_function(
+            "() => document.querySelectorAll('.related-term:not(.hidden)').length === 0 ||"
+            " [...document.querySelectorAll('.related-term')].every(b => !b.offsetParent)"
+        )
+        assert page.locator("#chat [data-testid=user]").count() == 0
+
+
+def test_edit_of_the_last_question(browser, server, outside):
+    """Gradio's edit (``editable="user"``): the question's text becomes a box; its submitted text is
+    asked in place of the old question, and the old answer goes."""
+    with _opened(browser, server[0], outside, 1280, 900) as page:
+        _ask(page, "What is dropout?")
+        _ask(page, "What is an epoch?")
+        page.locator("#chat [data-testid=user]").last.hover()
+        page.locator("#chat button[aria-label=Edit]").last.click()
+        box = page.locator("#chat textarea.edit-textarea")
+        box.fill("What is batch size?")
+        page.locator("#chat button[aria-label=Submit]").click()
+        page.locator("#chat [data-testid=user]", has_text="What is batch size?").wait_for()
+        page.locator("#chat [data-testid=bot]", has_text="Batch size").last.wait_for()
+        users = page.locator("#chat [data-testid=user]").all_inner_texts()
+        assert [u.strip() for u in users] == ["What is dropout?", "What is batch size?"]
+        assert page.locator("#chat [data-testid=bot]", has_text="Epoch").count() == 0
+
+
+def test_every_button_has_an_accessible_name(browser, server, outside):
+    with _opened(browser, server[0], outside, 1280, 900) as page:
+        _ask(page, "What is dropout?")
+        page.locator("#chat [data-testid=bot]").first.hover()
+        nameless = page.evaluate(
+            """() => [...document.querySelectorAll('button, [role=button]')]
+                .filter(b => b.offsetParent !== null)
+                .filter(b => !(b.getAttribute('aria-label') || b.innerText || b.title || '').trim()
+                             && !b.getAttribute('aria-labelledby'))
+                .map(b => `${b.closest('[id]')?.id} ${b.innerHTML.slice(0, 200)}`)"""
+        )
+        assert nameless == []
+        assert page.locator("#chat button[aria-label=Share]").count() == 0
+
+
+def test_phone_question_box_in_view_and_feedback_next_to_the_message(browser, server, outside):
+    with _opened(browser, server[0], outside, 390, 844) as page:
+        box = page.locator("#question textarea").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844
+        _ask(page, "What is dropout?")
+        page.locator("#chat button[aria-label=Like]").last.click()
+        page.locator("#comment-row textarea").wait_for()
+        chat = page.locator("#chat").bounding_box()
+        comment = page.locator("#comment-row").bounding_box()
+        question = page.locator("#question").bounding_box()
+        assert chat and comment and question
+        assert chat["y"] + chat["height"] <= comment["y"] < question["y"]  # between the message and the box
+
+
+#: A user glossary whose text is markup markdown (and KaTeX) would make live: it must show as text.
+MARKUP_TEXT = (
+    "see https://evil.example/login or www.evil.example, mail evil@evil.example, <https://evil.example/x>"
+)
+MARKUP_BLOCKS = "intro\n\n---\n\n    indented code\n\nTitle\n======\n\n$$x^2$$"
+
+
+@pytest.fixture(scope="module")
+def markup_server(bot, tmp_path_factory) -> Iterator[str]:
+    from tests.factories import user_entry
+    from tests.test_glossary_loader import write_yaml
+
+    folder = tmp_path_factory.mktemp("markup")
+    document = {
+        "document": "markup.txt",
+        "title_hi": f"Links {MARKUP_TEXT}",
+        "entries": [
+            user_entry(
+                "markup-probe",
+                term="Markup probe",
+                term_en="Markup probe",
+                definition_en=MARKUP_TEXT,
+                definition_hi=MARKUP_BLOCKS,
+                usage_hi=MARKUP_TEXT,
+                usage_en=MARKUP_BLOCKS,
+            ),
+            user_entry(
+                "markup-other", term="Markup other", term_en="Markup other", definition_en=MARKUP_BLOCKS
+            ),
+        ],
+    }
+    path = write_yaml(folder / "markup.yaml", document)
+    settings = bot.settings.model_copy(update={"glossary_paths": [path], "cache_dir": folder / "cache"})
+    markup_bot = GlossaryBot.load(settings, encoder=bot.encoder)
+    with serving(markup_bot, markup_bot.settings) as (url, _):
+        yield url + "/"
+
+
+#: Elements only glossary text turned into markup would make (the project's own links go to source/).
+LIVE_MARKUP = "a:not([href^='source/']), hr, pre, h1, .katex"
+
+
+def test_glossary_text_is_no_live_markup_in_chat_browse_and_about(browser, markup_server, outside):
+    with _opened(browser, markup_server, outside, 1280, 900) as page:
+        _ask(page, "What is markup probe?")
+        for block in page.locator("#chat .thought").all():
+            block.locator("[role=button]").first.click()
+        assert "https://evil.example/login" in page.locator("#chat").inner_text()
+        assert page.locator(f"#chat :is({LIVE_MARKUP})").count() == 0
+        page.get_by_role("tab", name="Browse").click()
+        for summary in page.locator("#browse-list details.entry summary").all():
+            summary.click()
+        assert "www.evil.example" in page.locator("#browse-list").inner_text()
+        assert page.locator(f"#browse-list :is({LIVE_MARKUP})").count() == 0
+        page.get_by_role("tab", name="About").click()
+        assert "evil@evil.example" in page.locator("#about").inner_text()
+        assert page.locator(f"#about :is({LIVE_MARKUP})").count() == 0
 
 
 def test_nothing_was_fetched_from_outside(outside):

@@ -1,0 +1,89 @@
+"""Intent decisions: when an FAQ answers a how-to question, when a bare term is only part of a longer
+name, and when a problem question is answered with the entries whose text addresses it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bot import intent
+from glossary import GlossaryEntry
+
+from .conftest import DEV_SET
+from .factories import user_entry
+
+#: Rewordings of the bundled FAQ questions (the issue's own how-to examples among them), each of which
+#: must reach its FAQ answer.
+FAQ_REWORDINGS = [
+    "is a GPU required for training?",
+    "do I need a GPU to train a model?",
+    "GPU zaroori hai kya training ke liye?",
+    "training loss keeps going down but validation loss is rising, why?",
+    "validation loss badh raha hai par training loss kam ho raha hai, kyu?",
+    "how many steps are in one epoch?",
+    "can I train on public data without permission?",
+    "how is validation data different from test data?",
+]
+
+
+def _best_faq_cosine(bot, question: str) -> float:
+    faq = intent.FaqIndex.build(bot.glossary, bot.encoder)
+    return float(np.max(faq.vectors @ bot.encoder.encode_queries([question])[0]))
+
+
+@pytest.mark.model
+@pytest.mark.skipif(not DEV_SET.exists(), reason="../shared/eval/dev.jsonl is not present")
+def test_faq_match_separates_faq_questions_from_term_questions(bot) -> None:
+    """FAQ_MATCH lies between every rewording of an FAQ question and every in-scope how-to question
+    of the dev set (those ask about an entry: answering them with an FAQ would be wrong)."""
+    rows = [json.loads(line) for line in DEV_SET.read_text(encoding="utf-8").splitlines() if line.strip()]
+    term_questions = [r["query"] for r in rows if r["expected"] and intent.is_how_to(r["query"])]
+    assert term_questions
+    positives = {q: _best_faq_cosine(bot, q) for q in FAQ_REWORDINGS}
+    negatives = {q: _best_faq_cosine(bot, q) for q in term_questions}
+    assert min(positives.values()) >= intent.FAQ_MATCH, positives
+    assert max(negatives.values()) < intent.FAQ_MATCH, max(negatives.items(), key=lambda kv: kv[1])
+
+
+def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
+    return GlossaryEntry.model_validate(user_entry(entry_id, term=term, term_en=term, aliases=list(aliases)))
+
+
+@pytest.mark.parametrize(
+    ("question", "term", "aliases", "expected"),
+    [
+        ("what is attention", "FlashAttention", ("flash attention",), True),
+        ("what is atention?", "FlashAttention", (), True),
+        ("what is flash attention", "FlashAttention", ("flash attention",), False),
+        ("what is flashattension", "FlashAttention", (), False),
+        ("what is dropouts", "Dropout", (), False),
+        ("what is a batch", "Batch size", (), True),
+        ("how does attention speed up long sequences on a GPU", "FlashAttention", (), False),
+    ],
+)
+def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], expected: bool) -> None:
+    assert intent.only_part_of_name(question, _entry("x", term, *aliases)) is expected
+
+
+@pytest.mark.model
+def test_part_of_a_longer_name_is_a_near_miss(bot) -> None:
+    part = bot.answer("what is attention")
+    assert part.label == "closest" and "*attention*" in part.text
+    assert bot.answer("what is flash attention").label == "exact"
+
+
+@pytest.mark.model
+def test_problem_question_lists_the_entries_whose_text_addresses_it(bot) -> None:
+    """A problem no entry names, whose fix an entry's usage text states, is answered with that entry
+    and its sentence; a how-to question the glossary says nothing about is still declined."""
+    question = "why does my GPU run out of memory with long sequences"  # the issue's "out of GPU memory"
+    reply = bot.answer(question)
+    assert not reply.abstained and reply.citations and reply.label is None
+    first = bot.glossary.get(reply.entry_ids[0])
+    said = [
+        s for text in (first.usage_en, first.example_en, *first.notes_en) if text for s in text.split(". ")
+    ]
+    assert any(s.rstrip(".") in reply.text for s in said), reply.text
+    assert bot.answer("how do I reset my laptop password").abstained
