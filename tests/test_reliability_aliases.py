@@ -50,7 +50,7 @@ def test_the_limit_is_the_glossary_size_setting(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("ALIASED", many), encoding="utf-8")
     assert path.stat().st_size < 10_000
     assert len(load_glossary([path], max_file_mb=20).entries[0].paraphrases) == 1000
-    with pytest.raises(GlossaryError, match="expand this file to more than 0.5 MB"):
+    with pytest.raises(GlossaryError, match=r"expand this file to more than 0\.5 MB"):
         load_glossary([path], max_file_mb=0.5)
 
 
