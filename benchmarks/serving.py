@@ -98,7 +98,7 @@ def served(bot: GlossaryBot, limit: int | None, feedback_dir: Path) -> Iterator[
     port = free_port()
     update = {"host": "127.0.0.1", "port": port, "feedback_path": feedback_dir / "feedback.jsonl"}
     if limit is not None:
-        update["concurrency_limit"] = limit
+        update["concurrency_limit"] = update["api_concurrency_limit"] = limit
     demo = serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
     handler = Handler(bot)
     bot.answer = handler  # type: ignore[method-assign]

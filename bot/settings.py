@@ -28,11 +28,14 @@ def _default_host() -> str:
     return "0.0.0.0" if os.environ.get("SPACE_ID") else "127.0.0.1"
 
 
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def _two_per_core() -> int:
     """While one answer is in Python (HTTP, JSON, ranking) another can use the core for encoding:
     two per core gave 0.75 of the ideal throughput, one per core 0.65 (benchmarks/RESULTS.md §3)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return 2 * cores
+    return 2 * _cores()
 
 
 class Settings(BaseSettings):
@@ -131,4 +134,11 @@ class Settings(BaseSettings):
         description="Questions the app answers at the same time, per kind (POST /api/answer, chat, "
         "ask, ...); the rest wait their turn. Default: twice the CPU cores this process may use "
         "(answers are single-threaded; more than that only share the cores, benchmarks/RESULTS.md §3).",
+    )
+    api_concurrency_limit: int = Field(
+        default_factory=_cores,
+        ge=1,
+        description="Questions POST /api/answer works on at the same time, on threads of its own; the "
+        "rest wait (up to queue_max_size) and beyond that get HTTP 503. Default: one per CPU core, "
+        "half of the chat's share, so a flood of programs leaves the chat cores to answer on.",
     )

@@ -7,6 +7,8 @@ live here with the route: they are its documented contract (``/docs``).
 
 from __future__ import annotations
 
+from functools import partial
+
 from fastapi import HTTPException, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
@@ -46,14 +48,14 @@ _API_FIELDS = set(ApiAnswer.model_fields)
 
 
 def api_routes(bot: GlossaryBot, settings: Settings) -> list[APIRoute]:
-    """``POST /api/answer``, admitted by a :class:`Gate` sized by the same settings as Gradio's queue."""
-    gate = Gate(settings.concurrency_limit, settings.queue_max_size)
+    """``POST /api/answer``, admitted by a :class:`Gate` with its own workers (``api_concurrency_limit``)
+    and the same wait as Gradio's queue (``queue_max_size``)."""
+    gate = Gate(settings.api_concurrency_limit, settings.queue_max_size)
 
-    def answer(body: AskBody) -> Response:
+    async def answer(body: AskBody) -> Response:
         """Answer one question with citations."""
         try:
-            with gate.slot():
-                found = bot.answer(as_question(body.question), lang=body.lang)
+            found = await gate.run(partial(bot.answer, as_question(body.question), lang=body.lang))
         except Busy:
             raise HTTPException(
                 503, f"busy: {gate.capacity} questions are waiting; try again shortly", {"Retry-After": "1"}
