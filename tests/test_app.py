@@ -4,9 +4,7 @@ POST /api/answer route, on 127.0.0.1."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import anyio
 import httpx
