@@ -22,7 +22,7 @@ import numpy as np
 
 from glossary.files import Artifact, folder_itself, load_or_publish
 from index.convert import PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, convert
-from index.encoders.base import BUNDLED_MODEL, PromptedEncoder, bundled_weights
+from index.encoders.base import BUNDLED_MODEL, MAX_TOKENS, PromptedEncoder, bundled_weights
 from index.errors import EncoderError, ModelConversionError
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,6 @@ MODEL_FILE = "model-int8.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 #: int8 weights cost a little fidelity (observed min cosine ~0.994 vs the float model).
 MIN_COSINE = 0.98
-MAX_TOKENS = 512
 BATCH = 32
 
 
