@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from bot.answer import Citation
 from bot.core import GlossaryBot
 from bot.inputs import as_question
+from bot.messages import t
 from bot.settings import Settings
 from bot.text import Lang
 from ui.admission import Busy, Gate
@@ -58,7 +59,7 @@ def api_routes(bot: GlossaryBot, settings: Settings) -> list[APIRoute]:
             found = await gate.run(partial(bot.answer, as_question(body.question), lang=body.lang))
         except Busy:
             raise HTTPException(
-                503, f"busy: {gate.capacity} questions are waiting; try again shortly", {"Retry-After": "1"}
+                503, t("api_busy", "en", waiting=gate.capacity), {"Retry-After": "1"}
             ) from None
         # Serialised straight from the Answer: FastAPI would otherwise validate it again as ApiAnswer.
         return Response(found.model_dump_json(include=_API_FIELDS), media_type="application/json")

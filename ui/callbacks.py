@@ -88,6 +88,7 @@ class Callbacks:
         """A question typed or clicked: (cleared box, history with the answer, related-term labels,
         the record of cited entries with this answer's)."""
         message = as_question(message)
+        history = history[-self.settings.max_history_messages :]
         if not message.strip():
             return "", history, labels, cited
         live = self.bot.pinned()
