@@ -19,11 +19,16 @@ from typing import Any
 
 import yaml
 
+from glossary import pruning
 from glossary.files import Artifact, load_or_publish
 
 #: Part of a parse cache key: bump when ``load_yaml`` could return other data for the same text.
 PARSE_FORMAT = "1"
 PARSED_FILE = "parsed.json"
+#: The parse cache's folder in the cache folder; one artifact per parsed text, named by its hash.
+PARSED_DIR = "parsed"
+HASH_NAME_CHARS = 32
+pruning.register("parsed glossaries", PARSED_DIR, f"[0-9a-f]{{{HASH_NAME_CHARS}}}")
 #: Default bound (MB) on what a YAML text may expand to (the glossary loader passes its file limit).
 DEFAULT_MAX_MB = 20.0
 MB = 1024 * 1024
@@ -115,16 +120,19 @@ def load_yaml_cached(text: str, cache_dir: Path | None, max_mb: float = DEFAULT_
     """``load_yaml``, remembered as JSON in ``cache_dir`` under the text's hash.
 
     Every start reads the glossary: PyYAML builds the bundled one in ~50 ms of Python, JSON in ~1 ms.
-    Each parse is a cached artifact of its own (``glossary.files.load_or_publish``). Only plain data
+    Each parse is a cached artifact of its own (``glossary.files.load_or_publish``) whose content is
+    checked against the checksum in its manifest on every read, so an edited cache file is parsed
+    again rather than served or blamed on the user's intact file. Only plain data
     is cached (a YAML date or a non-string key would not come back from JSON as it went in); a
     cache that cannot be read or written only costs the parse.
     """
     if cache_dir is None:
         return load_yaml(text, max_mb)
     artifact = Artifact(
-        cache_dir / hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:32],
+        cache_dir / hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:HASH_NAME_CHARS],
         {"parse_format": PARSE_FORMAT},
         (PARSED_FILE,),
+        checksummed=(PARSED_FILE,),
     )
     try:
         return load_or_publish(artifact, _read_parsed, partial(_parse_into, text, max_mb), fallback=True)

@@ -28,6 +28,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 from tqdm import tqdm
 
+from glossary import pruning
 from glossary.files import Artifact, atomic_write, load_or_publish
 from index import ann
 from index.encoders.base import Encoder
@@ -41,6 +42,12 @@ FORMAT_VERSION = 3
 FAISS_FILE = "index.faiss"
 MANIFEST_FILE = "index.json"
 BATCH = 16
+#: Where saved indexes live in the cache folder (calibrations are published beside them).
+INDEX_DIR = "indexes"
+KEY_HEX_DIGITS = 20
+#: The folder name of a saved index (``index_key``).
+INDEX_NAME = f"index-[0-9a-f]{{{KEY_HEX_DIGITS}}}"
+pruning.register("indexes", INDEX_DIR, INDEX_NAME)
 
 
 class Row(BaseModel):
@@ -180,7 +187,7 @@ class VectorIndex:
 def index_key(glossary_hash: str, encoder_id: str, recipe: str) -> str:
     """File stem for one (glossary, encoder, recipe) combination, so several can coexist."""
     digest = hashlib.sha256(f"{glossary_hash}|{encoder_id}|{recipe}".encode()).hexdigest()
-    return f"index-{digest[:20]}"
+    return f"index-{digest[:KEY_HEX_DIGITS]}"
 
 
 def load_or_build(
@@ -202,6 +209,7 @@ def load_or_build(
     want = _Wanted(
         glossary_hash,
         encoder.id,
+        encoder.dim,
         recipe,
         ann.kind_for(len(passages), ann_threshold),
         nprobe,
@@ -229,6 +237,7 @@ class _Wanted:
 
     glossary_hash: str
     encoder_id: str
+    dim: int
     recipe: str
     kind: ann.Kind
     nprobe: int
@@ -246,6 +255,17 @@ class _Wanted:
             return None
         if loaded.manifest.rows != self.rows:
             log.info("rebuilding index: its rows do not describe the current passages")
+            return None
+        if loaded.manifest.entry_ids != list(dict.fromkeys(row.entry_id for row in self.rows)):
+            log.info("rebuilding index: its entry ids do not match its rows")
+            return None
+        if loaded.manifest.dim != self.dim:
+            # a query of another width would be read past its end by FAISS (a crash, not an error)
+            log.warning(
+                "rebuilding index: its vectors have %d dimensions, the encoder's %d",
+                loaded.manifest.dim,
+                self.dim,
+            )
             return None
         if loaded.manifest.index_kind != self.kind:
             log.info(
