@@ -103,7 +103,7 @@ def _check_expansion(root: yaml.Node, limit: int) -> None:
         sizes[key] = min(limit + 1, NODE_OVERHEAD + own + sum(sizes[id(c)] for c in children))
     if sizes[id(root)] > limit:
         raise YamlTooLarge(
-            f"aliases (*name) expand this file to more than {limit / MB:g} MB "
+            f"YAML aliases expand this file to more than {limit / MB:g} MB "
             "(setting max_glossary_mb); write the repeated parts out instead of aliasing them"
         )
 

@@ -38,7 +38,7 @@ def test_the_billion_laughs_file_is_refused_before_it_is_expanded(tmp_path):
     parsed = tmp_path / "parsed"
     with pytest.raises(GlossaryError) as caught:
         load_glossary([bomb], parse_cache=parsed)
-    assert str(caught.value).startswith(f"{bomb}: aliases (*name) expand this file to more than 20 MB")
+    assert str(caught.value).startswith(f"{bomb}: YAML aliases expand this file to more than 20 MB")
     assert "setting max_glossary_mb" in str(caught.value)
     assert not list(parsed.rglob("*.json")), "nothing of the bomb may reach the parse cache"
 
@@ -120,5 +120,5 @@ def test_cli_refuses_the_bomb_with_exit_3_and_one_line(tmp_path):
     )
     assert result.returncode == 3, result.stderr
     assert result.stderr.strip().count("\n") == 0 and "Traceback" not in result.stderr
-    assert "aliases (*name) expand this file" in result.stderr
+    assert "YAML aliases expand this file" in result.stderr
     assert not list(cache.rglob("parsed.json"))

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.dialogue import message_text
 from tests.conftest import serving
 from ui.limits import KB, RequestLimits
 
@@ -136,9 +137,12 @@ def test_a_long_history_is_cut_to_the_newest_messages(app_url):
     from gradio_client import Client
 
     client = Client(app_url + "/", verbose=False, analytics_enabled=False)
-    history = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i}"} for i in range(400)]
+    history = [
+        {"role": "user" if i % 2 == 0 else "assistant", "content": [{"type": "text", "text": f"m{i}"}]}
+        for i in range(400)
+    ]
     _, kept = client.predict("What is dropout?", history, api_name="/chat")
-    assert [m["content"] for m in kept[:10]] == [f"m{i}" for i in range(390, 400)]
+    assert [message_text(m) for m in kept[:10]] == [f"m{i}" for i in range(390, 400)]
     assert "Dropout" in json.dumps(kept[10:], ensure_ascii=False)
 
 
