@@ -32,6 +32,10 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def _half_the_cores() -> int:
+    return max(1, _cores() // 2)
+
+
 def _two_per_core() -> int:
     """While one answer is in Python (HTTP, JSON, ranking) another can use the core for encoding:
     two per core gave 0.75 of the ideal throughput, one per core 0.65 (benchmarks/RESULTS.md §3)."""
@@ -161,9 +165,9 @@ class Settings(BaseSettings):
         "one is disconnected (headers) or gets HTTP 408 (body).",
     )
     api_concurrency_limit: int = Field(
-        default_factory=_cores,
+        default_factory=_half_the_cores,
         ge=1,
         description="Questions POST /api/answer works on at the same time, on threads of its own; the "
-        "rest wait (up to queue_max_size) and beyond that get HTTP 503. Default: one per CPU core, "
-        "half of the chat's share, so a flood of programs leaves the chat cores to answer on.",
+        "rest wait (up to queue_max_size) and beyond that get HTTP 503. Default: half the CPU cores "
+        "(at least one), so that programs sending long questions leave the chat cores to answer on.",
     )

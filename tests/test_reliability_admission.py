@@ -1,5 +1,6 @@
 """A flood of ``POST /api/answer`` callers (issue 13, point 2): the gate is decided before a thread is
-taken, so callers beyond ``queue_max_size`` get 503 at once, and the chat keeps being served.
+taken, so callers beyond ``queue_max_size`` get 503 at once, and the chat keeps being served; long
+questions wait in a lane of their own, so short ones are still answered.
 
 The answers of the flood are held on an event (not timed), so the test sees the state a slow flood
 leaves the server in: more callers than AnyIO's 40 worker threads, all of them waiting.
@@ -15,11 +16,13 @@ import pytest
 
 from bot.core import GlossaryBot
 from tests.conftest import serving
+from ui.api import LONG_QUESTION_CHARS, LONG_QUESTION_WORKERS
 
 #: More than AnyIO's default thread pool (40), which Gradio's queue runs its events on.
 FLOOD = 100
 QUEUE = 50
 HOLD = "hold this question"
+ADMITTED = QUEUE + LONG_QUESTION_WORKERS
 
 
 @pytest.mark.model
@@ -41,13 +44,13 @@ def test_a_flood_of_api_callers_is_turned_away_and_the_chat_is_still_served(bot,
             limits = httpx.Limits(max_connections=FLOOD)
             async with httpx.AsyncClient(timeout=180, limits=limits) as client:
                 calls = [
-                    asyncio.create_task(client.post(f"{url}/api/answer", json={"question": f"{HOLD} {n}"}))
+                    asyncio.create_task(client.post(f"{url}/api/answer", json={"question": long_question(n)}))
                     for n in range(FLOOD)
                 ]
                 done, _ = await asyncio.wait(calls, return_when=asyncio.FIRST_COMPLETED, timeout=120)
                 busy = [task.result() for task in done]
                 # every caller the gate cannot hold has been answered 503 while the rest are still held
-                while len(busy) < FLOOD - QUEUE - 2:
+                while len(busy) < FLOOD - ADMITTED:
                     more, _ = await asyncio.wait(
                         [c for c in calls if not c.done()], return_when=asyncio.FIRST_COMPLETED, timeout=120
                     )
@@ -58,10 +61,18 @@ def test_a_flood_of_api_callers_is_turned_away_and_the_chat_is_still_served(bot,
                 chat = Client(url + "/", verbose=False, analytics_enabled=False)
                 _, history = await asyncio.to_thread(chat.predict, "What is dropout?", [], api_name="/chat")
                 assert "Dropout" in str(history[-1]["content"])
+                # and so is a short question to the same route
+                short = await client.post(f"{url}/api/answer", json={"question": "What is dropout?"})
+                assert short.json()["citations"][0]["entry_id"] == "dropout"
                 release.set()
                 return [await call for call in calls]
 
         replies = asyncio.run(flood())
     codes = [r.status_code for r in replies]
-    assert codes.count(503) == FLOOD - QUEUE - 2 and codes.count(200) == QUEUE + 2
+    assert codes.count(503) == FLOOD - ADMITTED and codes.count(200) == ADMITTED
     assert replies[codes.index(503)].headers["retry-after"] == "1"
+
+
+def long_question(n: int) -> str:
+    """A question over LONG_QUESTION_CHARS that the fake answer holds (numbered so each is new)."""
+    return f"{HOLD} {n} " + "x" * LONG_QUESTION_CHARS

@@ -44,19 +44,28 @@ class ApiAnswer(BaseModel):
     )
 
 
+#: A question longer than this (characters) may cost up to a full 512-token encoder pass (~1 s on
+#: one core, against ~20 ms for a usual one): such questions wait in a lane of their own with one
+#: worker, so a caller sending them can neither hold every API worker nor delay the short questions.
+LONG_QUESTION_CHARS = 256
+LONG_QUESTION_WORKERS = 1
+
 #: The Answer fields ``/api/answer`` returns (the hits' full entries would be most of the bytes).
 _API_FIELDS = set(ApiAnswer.model_fields)
 
 
 def api_routes(bot: GlossaryBot, settings: Settings) -> list[APIRoute]:
     """``POST /api/answer``, admitted by a :class:`Gate` with its own workers (``api_concurrency_limit``)
-    and the same wait as Gradio's queue (``queue_max_size``)."""
-    gate = Gate(settings.api_concurrency_limit, settings.queue_max_size)
+    and the same wait as Gradio's queue (``queue_max_size``); long questions by a gate of their own."""
+    short = Gate(settings.api_concurrency_limit, settings.queue_max_size)
+    long = Gate(LONG_QUESTION_WORKERS, settings.queue_max_size)
 
     async def answer(body: AskBody) -> Response:
         """Answer one question with citations."""
+        question = as_question(body.question)
+        gate = long if len(question) > LONG_QUESTION_CHARS else short
         try:
-            found = await gate.run(partial(bot.answer, as_question(body.question), lang=body.lang))
+            found = await gate.run(partial(bot.answer, question, lang=body.lang))
         except Busy:
             raise HTTPException(
                 503, t("api_busy", "en", waiting=gate.capacity), {"Retry-After": "1"}
