@@ -312,9 +312,11 @@ def run_attack(url: str, glossary: Glossary, attackers: int, sessions: int, ques
         ]
         for thread in users:
             thread.start()
+        started = time.perf_counter()
         chat = run_load(url, glossary, sessions, questions, vote_every=0)
         for thread in users:
             thread.join()
+        api.wall_s = time.perf_counter() - started
     finally:
         stop.set()
         for thread in hammering:

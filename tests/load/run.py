@@ -51,7 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--vote-every", type=int, default=4, help="vote on every n-th answer (0: never)")
-    parser.add_argument("--attackers", type=int, default=0, help="long-question callers (the mixed attack)")
+    parser.add_argument(
+        "--attackers",
+        type=int,
+        default=None,
+        help="long-question callers (the mixed attack; 0: its baseline)",
+    )
     args = parser.parse_args(argv)
 
     settings = Settings()
@@ -71,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             app = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=out)
             try:
                 _wait_until_serving(url, app, log)
-                if args.attackers:
+                if args.attackers is not None:
                     attack = run_attack(url, glossary, args.attackers, args.sessions, args.questions)
                     print(attack.summary())
                     return 1 if attack.chat.errors or attack.api.errors else 0
