@@ -250,28 +250,32 @@ class _Wanted:
         except IndexStoreError as exc:
             log.warning("rebuilding index: %s", exc)
             return None
-        if not loaded.manifest.matches(self.glossary_hash, self.encoder_id, self.recipe):
-            log.info("rebuilding index: manifest does not match the current glossary or encoder")
-            return None
-        if loaded.manifest.rows != self.rows:
-            log.info("rebuilding index: its rows do not describe the current passages")
-            return None
-        if loaded.manifest.entry_ids != list(dict.fromkeys(row.entry_id for row in self.rows)):
-            log.info("rebuilding index: its entry ids do not match its rows")
-            return None
-        if loaded.manifest.dim != self.dim:
-            # a query of another width would be read past its end by FAISS (a crash, not an error)
-            log.warning(
-                "rebuilding index: its vectors have %d dimensions, the encoder's %d",
-                loaded.manifest.dim,
-                self.dim,
-            )
-            return None
-        if loaded.manifest.index_kind != self.kind:
-            log.info(
-                "rebuilding index: it is %s, the ann_threshold setting asks for %s",
-                loaded.manifest.index_kind,
-                self.kind,
-            )
+        problem = self._mismatch(loaded.manifest)
+        if problem is not None:
+            log.info("rebuilding index: %s", problem)
             return None
         return loaded
+
+    def _mismatch(self, manifest: Manifest) -> str | None:
+        """The first field of the saved manifest that differs from what is wanted, said for the log."""
+        checks = (
+            (
+                manifest.matches(self.glossary_hash, self.encoder_id, self.recipe),
+                "manifest does not match the current glossary or encoder",
+            ),
+            (manifest.rows == self.rows, "its rows do not describe the current passages"),
+            (
+                manifest.entry_ids == list(dict.fromkeys(row.entry_id for row in self.rows)),
+                "its entry ids do not match its rows",
+            ),
+            # a query of another width would be read past its end by FAISS (a crash, not an error)
+            (
+                manifest.dim == self.dim,
+                f"its vectors have {manifest.dim} dimensions, the encoder's {self.dim}",
+            ),
+            (
+                manifest.index_kind == self.kind,
+                f"it is {manifest.index_kind}, the ann_threshold setting asks for {self.kind}",
+            ),
+        )
+        return next((why for ok, why in checks if not ok), None)
