@@ -122,9 +122,8 @@ def echo_app(limit: int = 4) -> Iterator[str]:
 
     gate = Gate(limit, 64)
 
-    def answer(body: AskBody) -> dict:
-        with gate.slot():
-            return {"text": body.question}
+    async def answer(body: AskBody) -> dict:
+        return await gate.run(lambda: {"text": body.question})
 
     with gr.Blocks(analytics_enabled=False) as demo:
         gr.api(ask, api_name="ask")
