@@ -322,3 +322,32 @@ def run_attack(url: str, glossary: Glossary, attackers: int, sessions: int, ques
         for thread in hammering:
             thread.join()
     return AttackReport(chat, api, attack)
+
+
+def run_flood(url: str, callers: int, chars: int) -> str:
+    """``callers`` questions of ``chars`` Devanagari characters sent to ``/api/answer`` at once, and one
+    chat question a second later (the reproduction of issue 13, point 2); returns what each saw."""
+    from gradio_client import Client
+
+    def post(n: int) -> tuple[int, float]:
+        start = time.perf_counter()
+        with httpx.Client(timeout=TIMEOUT_S) as http:
+            reply = http.post(f"{url}/api/answer", json={"question": long_question(n, chars)})
+        return reply.status_code, time.perf_counter() - start
+
+    with ThreadPoolExecutor(max_workers=callers) as executor:
+        flood = [executor.submit(post, n) for n in range(callers)]
+        time.sleep(1)
+        start = time.perf_counter()
+        Client(url + "/", verbose=False, analytics_enabled=False).predict(
+            "What is dropout?", [], api_name="/chat"
+        )
+        chat_s = time.perf_counter() - start
+        replies = [future.result() for future in flood]
+    codes = [code for code, _ in replies]
+    ok, busy = codes.count(200), codes.count(503)
+    slowest = max(seconds for _, seconds in replies)
+    return (
+        f"flood of {callers} x {chars}-character questions: {ok} x 200, {busy} x 503, "
+        f"{len(codes) - ok - busy} other; slowest {slowest:.1f} s; a /chat sent meanwhile took {chat_s:.2f} s"
+    )
