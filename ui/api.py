@@ -49,6 +49,9 @@ class ApiAnswer(BaseModel):
 #: worker, so a caller sending them can neither hold every API worker nor delay the short questions.
 LONG_QUESTION_CHARS = 256
 LONG_QUESTION_WORKERS = 1
+#: Long questions waiting at most: each wait is a few seconds, so a longer queue would only hold
+#: callers for minutes (65 of them took over 120 s); beyond it they get 503 at once.
+LONG_QUESTION_QUEUE = 4
 
 #: The Answer fields ``/api/answer`` returns (the hits' full entries would be most of the bytes).
 _API_FIELDS = set(ApiAnswer.model_fields)
@@ -58,7 +61,7 @@ def api_routes(bot: GlossaryBot, settings: Settings) -> list[APIRoute]:
     """``POST /api/answer``, admitted by a :class:`Gate` with its own workers (``api_concurrency_limit``)
     and the same wait as Gradio's queue (``queue_max_size``); long questions by a gate of their own."""
     short = Gate(settings.api_concurrency_limit, settings.queue_max_size)
-    long = Gate(LONG_QUESTION_WORKERS, settings.queue_max_size)
+    long = Gate(LONG_QUESTION_WORKERS, min(LONG_QUESTION_QUEUE, settings.queue_max_size))
 
     async def answer(body: AskBody) -> Response:
         """Answer one question with citations."""
