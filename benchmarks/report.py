@@ -174,8 +174,8 @@ def sections(r: Results) -> list[str]:
             "",
             "ideal = cores ÷ encoder floor p50 (cores to ourselves). 'bare encoder ×cores now' = the bare "
             "encoder run from one thread per core just before, under the machine's load at the time. "
-            "limit = answers computed at once (Settings.concurrency_limit: the /api/answer gate and "
-            "Gradio's queue); 'app.serve' = the setting app.py ships.",
+            "limit = answers computed at once (Settings.concurrency_limit and api_concurrency_limit: "
+            "Gradio's queue and the /api/answer gate); 'app.serve' = the settings app.py ships.",
             "",
         ]
     if r.start:

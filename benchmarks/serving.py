@@ -99,7 +99,7 @@ def served(bot: GlossaryBot, limit: int | None, store_dir: Path) -> Iterator[tup
     port = free_port()
     update = {"host": "127.0.0.1", "port": port, "database_url": f"sqlite:///{store_dir}/records.sqlite3"}
     if limit is not None:
-        update["concurrency_limit"] = limit
+        update["concurrency_limit"] = update["api_concurrency_limit"] = limit
     demo = serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
     handler = Handler(bot)
     bot.answer = handler  # type: ignore[method-assign]
@@ -123,9 +123,8 @@ def echo_app(limit: int = 4) -> Iterator[str]:
 
     gate = Gate(limit, 64)
 
-    def answer(body: AskBody) -> dict:
-        with gate.slot():
-            return {"text": body.question}
+    async def answer(body: AskBody) -> dict:
+        return await gate.run(lambda: {"text": body.question})
 
     with gr.Blocks(analytics_enabled=False) as demo:
         gr.api(ask, api_name="ask")

@@ -31,7 +31,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
 from bot.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
+from glossary import pruning
 from glossary.files import Artifact, load_or_publish
+from index.store import INDEX_DIR, INDEX_NAME
 
 log = logging.getLogger(__name__)
 
@@ -252,6 +254,7 @@ def _trade_off(p_in: np.ndarray, inside: np.ndarray) -> list[TradeOff]:
 
 #: The file a published calibration folder holds.
 CALIBRATION_FILE = "calibration.json"
+pruning.register("calibrations", INDEX_DIR, rf"{INDEX_NAME}\.calibration-v\d+")
 
 
 def calibration_artifact(folder: Path, index_key: str, vectors_sha256: str) -> Artifact:

@@ -34,10 +34,11 @@ from bot.remedies import remedies
 from bot.retrieval import Hit, Retriever
 from bot.settings import Settings
 from bot.text import Lang, content_tokens, detect_lang, lang_undecided, strip_scaffolding
-from glossary import Glossary, load_glossary
+from glossary import Glossary, load_glossary, pruning
+from glossary.yamlio import PARSED_DIR
 from index.encoders import CachedEncoder, Encoder, make_encoder
 from index.passages import RECIPE, glossary_passages
-from index.store import index_key, load_or_build
+from index.store import INDEX_DIR, index_key, load_or_build
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +161,7 @@ class GlossaryBot:
         retriever, calibration = _retriever(
             glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress
         )
+        pruning.prune(settings.cache_dir, settings.cache_keep)  # what was just served is the newest
         return cls(glossary, retriever, calibration, settings)
 
     def reload(self) -> bool:
@@ -177,6 +179,7 @@ class GlossaryBot:
             retriever, calibration = _retriever(glossary, current.retriever.encoder, self.settings)
             self._loaded = Loaded(glossary, retriever, calibration)
         log.info("glossary reloaded: %s", glossary)
+        pruning.prune(self.settings.cache_dir, self.settings.cache_keep)
         return True
 
     def pinned(self) -> GlossaryBot:
@@ -350,7 +353,7 @@ def _read_glossary(settings: Settings) -> Glossary:
         settings.glossary_paths or None,
         settings.max_glossary_mb,
         settings.max_glossary_entries,
-        parse_cache=settings.cache_dir / "parsed",
+        parse_cache=settings.cache_dir / PARSED_DIR,
     )
     return glossary if settings.project_extras else glossary.without_project_extras()
 
@@ -364,7 +367,7 @@ def _retriever(
 ) -> tuple[Retriever, Calibration]:
     """The retriever over ``glossary``'s saved index (built and saved first if missing or stale),
     with the weights fitted to this glossary (or those the settings give) and its calibration."""
-    folder = settings.cache_dir / "indexes"
+    folder = settings.cache_dir / INDEX_DIR
     vectors = load_or_build(
         folder,
         glossary_passages(list(glossary.entries)),

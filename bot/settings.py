@@ -28,11 +28,18 @@ def _default_host() -> str:
     return "0.0.0.0" if os.environ.get("SPACE_ID") else "127.0.0.1"
 
 
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _half_the_cores() -> int:
+    return max(1, _cores() // 2)
+
+
 def _two_per_core() -> int:
     """While one answer is in Python (HTTP, JSON, ranking) another can use the core for encoding:
     two per core gave 0.75 of the ideal throughput, one per core 0.65 (benchmarks/RESULTS.md §3)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return 2 * cores
+    return 2 * _cores()
 
 
 #: The store's file when ``database_url`` is unset.
@@ -141,6 +148,13 @@ class Settings(BaseSettings):
         ge=1,
         description="A glossary with more entries than this (all files together) is refused.",
     )
+    cache_keep: int = Field(
+        default=8,
+        ge=1,
+        description="How many of each kind of cached artifact (parsed glossaries, indexes, "
+        "calibrations, converted models) are kept: at every start and reload the least recently "
+        "used beyond this are removed (glossary/pruning.py).",
+    )
     reload_interval_s: float = Field(
         default=5.0,
         ge=0,
@@ -158,6 +172,31 @@ class Settings(BaseSettings):
         description="Questions the app answers at the same time, per kind (POST /api/answer, chat, "
         "ask, ...); the rest wait their turn. Default: twice the CPU cores this process may use "
         "(answers are single-threaded; more than that only share the cores, benchmarks/RESULTS.md §3).",
+    )
+    max_request_kb: int = Field(
+        default=1024,
+        ge=1,
+        description="A request body larger than this (KB) gets HTTP 413 before it is read whole "
+        "(the longest chat history the app keeps, max_history_messages answers, is ~300 KB).",
+    )
+    max_history_messages: int = Field(
+        default=200,
+        ge=2,
+        description="Chat messages a session keeps: a longer history sent by a client is cut to "
+        "its newest messages before the bot reads it (follow-ups only look back a few turns).",
+    )
+    request_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds a client has to send a request's headers, and then its body; a slower "
+        "one is disconnected (headers) or gets HTTP 408 (body).",
+    )
+    api_concurrency_limit: int = Field(
+        default_factory=_half_the_cores,
+        ge=1,
+        description="Questions POST /api/answer works on at the same time, on threads of its own; the "
+        "rest wait (up to queue_max_size) and beyond that get HTTP 503. Default: half the CPU cores "
+        "(at least one), so that programs sending long questions leave the chat cores to answer on.",
     )
 
     @property

@@ -14,6 +14,7 @@ the reverse.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 #: Default name of an artifact's manifest (some artifacts keep the name they had before this helper).
 PUBLISHED_FILE = "published.json"
+#: Where a manifest records the sha256 of an artifact's ``checksummed`` files.
+CHECKSUMS_KEY = "sha256"
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
@@ -59,12 +62,15 @@ class Artifact:
     ``meta``: what it is built from (versions, source hashes; JSON values): a manifest that says
     otherwise means stale. ``required``: files every complete one holds; a manifest written before
     sizes were recorded (no ``files``) is checked by these alone. ``manifest``: the manifest's name.
+    ``checksummed``: small files whose sha256 the manifest records and every read checks (an edit
+    that keeps a file's size would otherwise be served: sizes are checked, contents are not).
     """
 
     path: Path
     meta: Mapping[str, object]
     required: tuple[str, ...]
     manifest: str = PUBLISHED_FILE
+    checksummed: tuple[str, ...] = ()
 
     @property
     def lock_path(self) -> Path:
@@ -82,11 +88,21 @@ class Artifact:
             return False
         if not isinstance(manifest, dict) or any(manifest.get(k) != v for k, v in self.meta.items()):
             return False
-        sizes: dict[str, int | None] = dict.fromkeys(self.required) | (manifest.get("files") or {})
+        recorded, sums = manifest.get("files") or {}, manifest.get(CHECKSUMS_KEY) or {}
+        if not isinstance(recorded, dict) or not isinstance(sums, dict):
+            log.warning("%s has a damaged manifest; building it again", self.path)
+            return False
+        sizes: dict[str, object] = dict.fromkeys(self.required) | recorded
         for name, size in sizes.items():
             file = self.path / name
             if not file.is_file() or (size is not None and file.stat().st_size != size):
                 log.warning("%s is damaged (%s missing or resized); building it again", self.path, name)
+                return False
+        for name in self.checksummed:
+            if sums.get(name) != _sha256(self.path / name):
+                log.warning(
+                    "%s is damaged (%s does not match its checksum); building it again", self.path, name
+                )
                 return False
         return True
 
@@ -111,6 +127,7 @@ def load_or_publish(
     """
     if not rebuild and (found := _load_complete(artifact, load)) is not None:
         sweep_if_idle(artifact)
+        _mark_used(artifact.path)
         return found
     try:
         artifact.path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,6 +163,21 @@ def sweep_if_idle(artifact: Artifact) -> None:
         log.warning("cannot remove leftovers of an interrupted build of %s: %s", artifact.path, exc)
 
 
+def _mark_used(folder: Path) -> None:
+    """Set the folder's time to now: ``glossary.pruning`` keeps the most recently used artifacts."""
+    try:
+        os.utime(folder)
+    except OSError:
+        return  # a read-only cache: nothing is pruned there either
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def _load_complete(artifact: Artifact, load: Callable[[Path], T | None]) -> T | None:
     return load(artifact.path) if artifact.is_complete() else None
 
@@ -172,6 +204,8 @@ def _publish(artifact: Artifact, build: Callable[[Path, dict[str, object]], T]) 
         if missing:
             raise RuntimeError(f"the build of {artifact.path.name} did not write {', '.join(missing)}")
         manifest = {**artifact.meta, **notes, "files": files}
+        if artifact.checksummed:
+            manifest[CHECKSUMS_KEY] = {name: _sha256(work / name) for name in artifact.checksummed}
         atomic_write(work / artifact.manifest, json.dumps(manifest, indent=2).encode(), mode=0o644)
         replaced = None
         if artifact.path.exists():  # stale or damaged: moved aside first (a folder cannot be renamed over)

@@ -23,11 +23,17 @@ from glossary.errors import GlossaryError, from_validation_error
 from glossary.schema import GlossaryDocument
 from glossary.store import Glossary
 from glossary.validation import check_glossary
-from glossary.yamlio import load_yaml_cached, yaml_error_line, yaml_error_message
+from glossary.yamlio import (
+    DEFAULT_MAX_MB,
+    YamlTooLarge,
+    load_yaml_cached,
+    yaml_error_line,
+    yaml_error_message,
+)
 
 DATA_DIR = Path(__file__).resolve().with_name("data")
 #: Default limits (the bot's Settings can change them): a file's size in MB, and all files' entries.
-MAX_FILE_MB = 20.0
+MAX_FILE_MB = DEFAULT_MAX_MB
 MAX_ENTRIES = 5000
 SUPPORTED_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
 CSV_REQUIRED = (
@@ -103,7 +109,7 @@ def load_document(
     elif path.suffix.lower() == ".json":
         raw = _read_json(path, text)
     else:
-        raw = _read_yaml(path, text, parse_cache)
+        raw = _read_yaml(path, text, parse_cache, max_file_mb)
     if isinstance(raw, list):
         raw = {"document": path.name, "title_hi": path.stem, "entries": raw}
     if not isinstance(raw, dict):
@@ -164,9 +170,11 @@ def _decode(path: Path, max_file_mb: float) -> str:
         ) from exc
 
 
-def _read_yaml(path: Path, text: str, parse_cache: Path | None) -> Any:
+def _read_yaml(path: Path, text: str, parse_cache: Path | None, max_mb: float) -> Any:
     try:
-        return load_yaml_cached(text, parse_cache)
+        return load_yaml_cached(text, parse_cache, max_mb)
+    except YamlTooLarge as exc:
+        raise GlossaryError(path, str(exc)) from exc
     except yaml.YAMLError as exc:
         problem = f"invalid YAML: {yaml_error_message(exc)}"
         raise GlossaryError(path, problem, line=yaml_error_line(exc)) from exc

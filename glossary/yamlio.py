@@ -1,8 +1,11 @@
 """YAML reading and writing with the guarantees the glossary relies on.
 
 Reading rejects duplicate mapping keys (PyYAML silently keeps the last one, which
-would drop an enrichment record keyed by id without anyone noticing). Writing is
-deterministic and human-readable so regenerated data files diff cleanly.
+would drop an enrichment record keyed by id without anyone noticing), and measures what
+aliases expand to before anything is built from them: nine aliases nested eight deep make
+a 500-byte file into 43 million strings (a "billion laughs"), which took gigabytes to
+validate and to cache. Writing is deterministic and human-readable so regenerated data
+files diff cleanly.
 """
 
 from __future__ import annotations
@@ -16,11 +19,21 @@ from typing import Any
 
 import yaml
 
+from glossary import pruning
 from glossary.files import Artifact, load_or_publish
 
 #: Part of a parse cache key: bump when ``load_yaml`` could return other data for the same text.
 PARSE_FORMAT = "1"
 PARSED_FILE = "parsed.json"
+#: The parse cache's folder in the cache folder; one artifact per parsed text, named by its hash.
+PARSED_DIR = "parsed"
+HASH_NAME_CHARS = 32
+pruning.register("parsed glossaries", PARSED_DIR, f"[0-9a-f]{{{HASH_NAME_CHARS}}}")
+#: Default bound (MB) on what a YAML text may expand to (the glossary loader passes its file limit).
+DEFAULT_MAX_MB = 20.0
+MB = 1024 * 1024
+#: Bytes counted per node besides a scalar's own text: about what JSON spends on quotes and commas.
+NODE_OVERHEAD = 3
 
 # The C parser (when PyYAML was built with libyaml) is ~10x faster; construction stays in Python either way.
 try:
@@ -45,28 +58,84 @@ class _UniqueKeyLoader(_SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def load_yaml(text: str) -> Any:
-    """Parse YAML; raises ``yaml.YAMLError`` (with a ``problem_mark``) on bad syntax or duplicate keys."""
-    return yaml.load(text, Loader=_UniqueKeyLoader)
+class YamlTooLarge(ValueError):
+    """Aliases expand the text past the size limit, or an alias contains itself."""
 
 
-def load_yaml_cached(text: str, cache_dir: Path | None) -> Any:
+def load_yaml(text: str, max_mb: float = DEFAULT_MAX_MB) -> Any:
+    """Parse YAML; raises ``yaml.YAMLError`` (with a ``problem_mark``) on bad syntax or duplicate keys,
+    ``YamlTooLarge`` when aliases would expand it past ``max_mb`` (checked before anything is built)."""
+    loader = _UniqueKeyLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node, int(max_mb * MB))
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _check_expansion(root: yaml.Node, limit: int) -> None:
+    """Refuse a node graph whose expansion (every alias written out) is over ``limit`` bytes or infinite.
+
+    The composed graph shares one node per anchor, so this costs one visit per distinct node; the
+    walk keeps its own stack because a hostile file may nest deeper than Python's recursion limit.
+    """
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        children = _children(node)
+        if not children_done:
+            if key in open_nodes:  # reached again from inside itself
+                raise YamlTooLarge("an alias refers to a node that contains it; write the data out")
+            open_nodes.add(key)
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+            continue
+        open_nodes.discard(key)
+        own = len(node.value.encode()) if isinstance(node, yaml.ScalarNode) else 0
+        sizes[key] = min(limit + 1, NODE_OVERHEAD + own + sum(sizes[id(c)] for c in children))
+    if sizes[id(root)] > limit:
+        raise YamlTooLarge(
+            f"YAML aliases expand this file to more than {limit / MB:g} MB "
+            "(setting max_glossary_mb); write the repeated parts out instead of aliasing them"
+        )
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def load_yaml_cached(text: str, cache_dir: Path | None, max_mb: float = DEFAULT_MAX_MB) -> Any:
     """``load_yaml``, remembered as JSON in ``cache_dir`` under the text's hash.
 
     Every start reads the glossary: PyYAML builds the bundled one in ~50 ms of Python, JSON in ~1 ms.
-    Each parse is a cached artifact of its own (``glossary.files.load_or_publish``). Only plain data
+    Each parse is a cached artifact of its own (``glossary.files.load_or_publish``) whose content is
+    checked against the checksum in its manifest on every read, so an edited cache file is parsed
+    again rather than served or blamed on the user's intact file. Only plain data
     is cached (a YAML date or a non-string key would not come back from JSON as it went in); a
     cache that cannot be read or written only costs the parse.
     """
     if cache_dir is None:
-        return load_yaml(text)
+        return load_yaml(text, max_mb)
     artifact = Artifact(
-        cache_dir / hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:32],
+        cache_dir / hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:HASH_NAME_CHARS],
         {"parse_format": PARSE_FORMAT},
         (PARSED_FILE,),
+        checksummed=(PARSED_FILE,),
     )
     try:
-        return load_or_publish(artifact, _read_parsed, partial(_parse_into, text), fallback=True)
+        return load_or_publish(artifact, _read_parsed, partial(_parse_into, text, max_mb), fallback=True)
     except _NotPlain as exc:
         return exc.data
 
@@ -79,8 +148,8 @@ class _NotPlain(Exception):
         self.data = data
 
 
-def _parse_into(text: str, folder: Path, notes: dict[str, object]) -> Any:
-    data = load_yaml(text)
+def _parse_into(text: str, max_mb: float, folder: Path, notes: dict[str, object]) -> Any:
+    data = load_yaml(text, max_mb)
     try:
         encoded = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from glossary import pruning
 from glossary.files import Artifact, atomic_write, folder_itself, load_or_publish
 from index.e5_file import E5File, E5Tokenizer
 from index.errors import ModelConversionError
@@ -58,6 +59,11 @@ VERIFY_TEXTS = [
     "ＦＵＬＬＷＩＤＴＨ ﬁ ligature №5 ½",
 ]
 MIN_COSINE = 0.999
+#: Where converted models live in the cache folder, named by their weights' sha256 (first 12 digits).
+MODELS_DIR = "models"
+WEIGHTS_HASH_CHARS = 12
+pruning.register("converted models", MODELS_DIR, f"e5-small-st-[0-9a-f]{{{WEIGHTS_HASH_CHARS}}}")
+SHA256_HEX_DIGITS = 64
 
 
 def default_weights_path() -> Path:
@@ -251,7 +257,7 @@ def verify(model_dir: Path, weights: Path) -> float:
 def model_artifact(cache_dir: Path, src_hash: str) -> Artifact:
     """Where the folder converted from the weights with this sha256 lives, and what makes it complete."""
     return Artifact(
-        cache_dir / f"e5-small-st-{src_hash[:12]}",
+        cache_dir / f"e5-small-st-{src_hash[:WEIGHTS_HASH_CHARS]}",
         {"converter_version": CONVERTER_VERSION, "source_sha256": src_hash},
         REQUIRED_FILES,
         META_FILE,
@@ -289,6 +295,10 @@ def _convert(weights: Path, final: Path, work: Path, notes: dict[str, object]) -
     return final
 
 
+def _is_sha256(value: str) -> bool:
+    return len(value) == SHA256_HEX_DIGITS and all(c in "0123456789abcdef" for c in value)
+
+
 def weights_sha256(path: Path, cache_dir: Path) -> str:
     """sha256 of a weights file, memoised by size and mtime so warm starts skip re-hashing 70 MB."""
     import hashlib
@@ -297,9 +307,15 @@ def weights_sha256(path: Path, cache_dir: Path) -> str:
     key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
     memo = cache_dir / "weights-sha256.json"
     try:
-        known = json.loads(memo.read_text(encoding="utf-8"))
+        read = json.loads(memo.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        known = {}
+        read = {}
+    # anything but {key: sha256 hex} is damage: dropped and hashed again, never trusted or a crash
+    known = {
+        k: v
+        for k, v in (read.items() if isinstance(read, dict) else ())
+        if isinstance(v, str) and _is_sha256(v)
+    }
     if key in known:
         return known[key]
     digest = hashlib.sha256(path.read_bytes()).hexdigest()

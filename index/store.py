@@ -28,6 +28,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 from tqdm import tqdm
 
+from glossary import pruning
 from glossary.files import Artifact, atomic_write, load_or_publish
 from index import ann
 from index.encoders.base import Encoder
@@ -41,6 +42,12 @@ FORMAT_VERSION = 3
 FAISS_FILE = "index.faiss"
 MANIFEST_FILE = "index.json"
 BATCH = 16
+#: Where saved indexes live in the cache folder (calibrations are published beside them).
+INDEX_DIR = "indexes"
+KEY_HEX_DIGITS = 20
+#: The folder name of a saved index (``index_key``).
+INDEX_NAME = f"index-[0-9a-f]{{{KEY_HEX_DIGITS}}}"
+pruning.register("indexes", INDEX_DIR, INDEX_NAME)
 
 
 class Row(BaseModel):
@@ -180,7 +187,7 @@ class VectorIndex:
 def index_key(glossary_hash: str, encoder_id: str, recipe: str) -> str:
     """File stem for one (glossary, encoder, recipe) combination, so several can coexist."""
     digest = hashlib.sha256(f"{glossary_hash}|{encoder_id}|{recipe}".encode()).hexdigest()
-    return f"index-{digest[:20]}"
+    return f"index-{digest[:KEY_HEX_DIGITS]}"
 
 
 def load_or_build(
@@ -202,6 +209,7 @@ def load_or_build(
     want = _Wanted(
         glossary_hash,
         encoder.id,
+        encoder.dim,
         recipe,
         ann.kind_for(len(passages), ann_threshold),
         nprobe,
@@ -229,6 +237,7 @@ class _Wanted:
 
     glossary_hash: str
     encoder_id: str
+    dim: int
     recipe: str
     kind: ann.Kind
     nprobe: int
@@ -241,17 +250,32 @@ class _Wanted:
         except IndexStoreError as exc:
             log.warning("rebuilding index: %s", exc)
             return None
-        if not loaded.manifest.matches(self.glossary_hash, self.encoder_id, self.recipe):
-            log.info("rebuilding index: manifest does not match the current glossary or encoder")
-            return None
-        if loaded.manifest.rows != self.rows:
-            log.info("rebuilding index: its rows do not describe the current passages")
-            return None
-        if loaded.manifest.index_kind != self.kind:
-            log.info(
-                "rebuilding index: it is %s, the ann_threshold setting asks for %s",
-                loaded.manifest.index_kind,
-                self.kind,
-            )
+        problem = self._mismatch(loaded.manifest)
+        if problem is not None:
+            log.info("rebuilding index: %s", problem)
             return None
         return loaded
+
+    def _mismatch(self, manifest: Manifest) -> str | None:
+        """The first field of the saved manifest that differs from what is wanted, said for the log."""
+        checks = (
+            (
+                manifest.matches(self.glossary_hash, self.encoder_id, self.recipe),
+                "manifest does not match the current glossary or encoder",
+            ),
+            (manifest.rows == self.rows, "its rows do not describe the current passages"),
+            (
+                manifest.entry_ids == list(dict.fromkeys(row.entry_id for row in self.rows)),
+                "its entry ids do not match its rows",
+            ),
+            # a query of another width would be read past its end by FAISS (a crash, not an error)
+            (
+                manifest.dim == self.dim,
+                f"its vectors have {manifest.dim} dimensions, the encoder's {self.dim}",
+            ),
+            (
+                manifest.index_kind == self.kind,
+                f"it is {manifest.index_kind}, the ann_threshold setting asks for {self.kind}",
+            ),
+        )
+        return next((why for ok, why in checks if not ok), None)

@@ -4,10 +4,9 @@ POST /api/answer route, on 127.0.0.1."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 
+import anyio
 import gradio as gr
 import httpx
 import pytest
@@ -212,31 +211,37 @@ def test_odd_questions_through_the_answer_route_get_an_answer(answer_url, questi
 
 
 def test_gate_turns_callers_away_beyond_its_capacity():
-    gate = admission.Gate(workers=1, capacity=1)
-    release, inside = threading.Event(), threading.Event()
+    """One worker, one waiting place: the third caller is refused at once, and its work never runs."""
+    release = threading.Event()
+    ran: list[str] = []
+    results: list[str] = []
 
-    def hold() -> None:
-        with gate.slot():
-            inside.set()
+    def work(name: str) -> str:
+        ran.append(name)
+        if name == "first":
             release.wait(5)
+        return name
 
-    def enter() -> str:
-        try:
-            with gate.slot():
-                return "served"
-        except admission.Busy:
-            return "busy"
+    async def scenario() -> None:
+        gate = admission.Gate(workers=1, capacity=1)
 
-    with ThreadPoolExecutor(3) as pool:
-        holder = pool.submit(hold)
-        inside.wait(5)
-        waiter = pool.submit(enter)  # waits for the one slot: the queue is then full
-        deadline = time.monotonic() + 5
-        while gate._waiting == 0:  # until the waiter is in the queue
-            assert time.monotonic() < deadline, "the second caller never started waiting"
-            time.sleep(0.01)
-        assert enter() == "busy"
-        release.set()
-        holder.result(5)
-        assert waiter.result(5) == "served"
-    assert enter() == "served"
+        async def call(name: str) -> None:
+            try:
+                results.append(await gate.run(lambda: work(name)))
+            except admission.Busy:
+                results.append(f"{name}: busy")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(call, "first")
+            group.start_soon(call, "second")
+            with anyio.fail_after(5):
+                while gate.admitted < 2:
+                    await anyio.sleep(0.01)
+            await call("third")
+            assert results == ["third: busy"] and "third" not in ran
+            release.set()
+        await call("fourth")
+        assert gate.admitted == 0
+
+    anyio.run(scenario)
+    assert results == ["third: busy", "first", "second", "fourth"]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from index import convert
-from index.encoders import onnx_int8
+from index.encoders import base, onnx_int8
 from index.encoders.base import Encoder
 from index.encoders.registry import BACKENDS, make_encoder
 
@@ -118,3 +118,27 @@ def test_id_and_dim_are_stable_and_tell_backends_apart(encoders, encoder, backen
     assert "multilingual-e5-small@" in encoder.id
     ids = [e.id for e in encoders.values()]
     assert len(set(ids)) == len(ids)  # an index built by one backend is never served to another
+
+
+#: About 2,000 tokens of mixed Hindi and English (the model reads 512); what follows it must not matter.
+SENTENCES = [f"वाक्य {i}: ड्रॉपआउट overfitting को रोकता है, batch {i * 7} epoch" for i in range(120)]
+LONG = " ".join(SENTENCES)
+TAIL = " completely different words about cats, ships and weather" * 40
+
+
+def test_long_texts_are_cut_at_the_models_maximum_sequence_length(encoder):
+    """Every backend reads a text up to MAX_TOKENS and no further (issue 13, point 3): a text already
+    past it encodes the same with anything appended, so no text costs more than one full pass."""
+    for encode in (encoder.encode_queries, encoder.encode_passages):
+        cut, longer = encode([LONG, LONG + TAIL])
+        assert float(cut @ longer) > 0.99999
+        assert float(cut @ encode([" ".join(SENTENCES[:5])])[0]) < 0.999  # the first 512 tokens count
+
+
+def test_long_texts_agree_with_the_reference_cut_at_512_tokens(encoder, backend, reference):
+    """The cut falls where the reference tokenizer puts it (a character cut may end inside the last
+    token: within each backend's own bound)."""
+    assert base.MAX_TOKENS == 512
+    ours = encoder.encode_queries([LONG])[0]
+    by_hand = reference([convert.QUERY_PROMPT + LONG])[0]
+    assert float(ours @ by_hand) >= AGREEMENT[backend]

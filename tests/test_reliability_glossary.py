@@ -25,6 +25,7 @@ from bot.reload import GlossaryWatcher
 from glossary import GlossaryError, load_glossary
 from tests.factories import user_entry
 from tests.test_glossary_loader import document, write_yaml
+from tests.test_reliability_aliases import nested_aliases
 from ui.callbacks import reply_messages
 
 REPO = Path(__file__).resolve().parents[1]
@@ -108,6 +109,7 @@ BROKEN = {
         "g.yaml: entry 'bravo': field 'related': unknown entry id 'alpa'; did you mean 'alpha'?",
     ),
     "no-entries": ("g.yaml", [], "g.yaml: no entries"),
+    "alias-bomb": ("g.yaml", nested_aliases(9, 8), "g.yaml: YAML aliases expand this file to more than"),
 }
 
 
@@ -204,7 +206,7 @@ def test_reload_swaps_in_an_edit_and_keeps_a_pinned_view_consistent(live):
 
 
 @pytest.mark.model
-@pytest.mark.parametrize("damage", ["invalid-yaml", "dangling-related", "no-entries"])
+@pytest.mark.parametrize("damage", ["invalid-yaml", "dangling-related", "no-entries", "alias-bomb"])
 def test_a_broken_edit_keeps_the_last_good_glossary(live, damage):
     served, path = live
     good = served.glossary

@@ -213,7 +213,7 @@ def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
         return GlossaryBot.answer(slow, *args, **kwargs)
 
     slow.answer = slow_answer  # type: ignore[method-assign]
-    with serving(slow, settings, queue_max_size=2, concurrency_limit=1) as (url, _):
+    with serving(slow, settings, queue_max_size=2, concurrency_limit=1, api_concurrency_limit=1) as (url, _):
         body = {"data": ["what is dropout"], "fn_index": _fn_index(url, "ask"), "session_hash": "x"}
 
         def join(n: int) -> int:

@@ -1,14 +1,22 @@
 """Admission control for ``POST /api/answer``: a bounded number of answers at once, a bounded wait.
 
 Gradio's queue does this for its own events; the plain route runs beside the queue, so it needs
-its own gate, or a burst of programs would make every caller wait without bound.
+its own gate, or a burst of programs would make every caller wait without bound. The gate is
+decided on the event loop, before a worker thread is taken: a gate that waited inside a thread
+(the first version) let 100 callers fill AnyIO's default pool of 40 threads, which Gradio's queue
+also runs on, so no one was ever turned away and the chat starved. Answers run on a thread
+limiter of their own, so programs can hold at most ``workers`` threads whatever they send.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from typing import TypeVar
+
+import anyio
+import anyio.to_thread
+
+T = TypeVar("T")
 
 
 class Busy(Exception):
@@ -20,23 +28,18 @@ class Gate:
     ``capacity`` callers waiting: beyond that a caller is told to come back instead of waiting unbounded."""
 
     def __init__(self, workers: int, capacity: int) -> None:
-        self._slots = threading.BoundedSemaphore(workers)
-        self._lock = threading.Lock()
-        self._waiting = 0
+        self.workers = workers
         self.capacity = capacity
+        self._threads = anyio.CapacityLimiter(workers)
+        #: Callers admitted and not yet answered (running or waiting); only the event loop changes it.
+        self.admitted = 0
 
-    @contextmanager
-    def slot(self) -> Iterator[None]:
-        with self._lock:
-            if self._waiting >= self.capacity:
-                raise Busy
-            self._waiting += 1
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` on one of this gate's threads once one is free; ``Busy`` at once if the wait is full."""
+        if self.admitted >= self.workers + self.capacity:
+            raise Busy
+        self.admitted += 1
         try:
-            self._slots.acquire()
+            return await anyio.to_thread.run_sync(work, limiter=self._threads)
         finally:
-            with self._lock:
-                self._waiting -= 1
-        try:
-            yield
-        finally:
-            self._slots.release()
+            self.admitted -= 1

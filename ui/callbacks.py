@@ -131,6 +131,7 @@ class Callbacks:
         the record of cited entries with this answer's). ``ui_lang``, the interface language, is the
         answer's language for a question whose own language cannot be told (a bare "dropout")."""
         message = as_question(message)
+        history = history[-self.settings.max_history_messages :]
         if not message.strip():
             return "", history, labels, cited
         live = self.bot.pinned()

@@ -15,7 +15,9 @@ import sys
 from typing import Any, NoReturn
 
 import gradio as gr
+from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
+from starlette.middleware import Middleware
 
 from bot.core import GlossaryBot
 from bot.exitcodes import ExitCode
@@ -28,6 +30,7 @@ from glossary import GlossaryError
 from index.errors import IndexLayerError
 from ui.api import api_routes
 from ui.layout import CSS, HEAD, THEME, build_app
+from ui.limits import RequestLimits, SlowClientReaper, without_input
 from ui.sources import source_routes
 
 
@@ -38,11 +41,13 @@ def serve(bot: GlossaryBot, settings: Settings, store: Store | None = None, **la
 
     The queue holds at most ``queue_max_size`` requests (a caller beyond that is told it is full) and
     works on ``concurrency_limit`` requests of each kind at a time, so one busy client cannot
-    make the others wait without bound.
+    make the others wait without bound; every request is held to ``ui.limits`` (size, time, no
+    uploads).
     """
     store = store or Store.open(settings.database, settings.record_questions)
     demo = build_app(bot, settings, store)
     demo.queue(default_concurrency_limit=settings.concurrency_limit, max_size=settings.queue_max_size)
+    block = not launch.pop("prevent_thread_lock", False)
     demo.launch(
         server_name=settings.host,
         server_port=settings.port,
@@ -52,10 +57,31 @@ def serve(bot: GlossaryBot, settings: Settings, store: Store | None = None, **la
         theme=THEME,
         head=HEAD,
         app_kwargs={
-            "routes": [*api_routes(bot, settings, store), *source_routes(bot)]
-        },  # first in the router, before Gradio's own
+            # first in the router, before Gradio's own
+            "routes": [*api_routes(bot, settings, store), *source_routes(bot)],
+            "middleware": [
+                Middleware(
+                    RequestLimits,
+                    max_request_kb=settings.max_request_kb,
+                    request_timeout_s=settings.request_timeout_s,
+                )
+            ],
+            "exception_handlers": {RequestValidationError: without_input},
+        },
+        prevent_thread_lock=True,
         **launch,
     )
+    reaper = SlowClientReaper(demo.server, settings.request_timeout_s)
+    reaper.start()
+    _close = demo.close
+
+    def close(*args: Any, **kwargs: Any) -> None:
+        reaper.stop()
+        _close(*args, **kwargs)
+
+    demo.close = close  # type: ignore[method-assign]
+    if block:
+        demo.block_thread()
     return demo
 
 

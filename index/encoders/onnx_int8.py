@@ -20,9 +20,10 @@ from typing import Self
 
 import numpy as np
 
+from glossary import pruning
 from glossary.files import Artifact, folder_itself, load_or_publish
-from index.convert import PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, convert
-from index.encoders.base import BUNDLED_MODEL, PromptedEncoder, bundled_weights
+from index.convert import MODELS_DIR, PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, WEIGHTS_HASH_CHARS, convert
+from index.encoders.base import BUNDLED_MODEL, MAX_TOKENS, PromptedEncoder, bundled_weights
 from index.errors import EncoderError, ModelConversionError
 
 log = logging.getLogger(__name__)
@@ -34,14 +35,14 @@ MODEL_FILE = "model-int8.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 #: int8 weights cost a little fidelity (observed min cosine ~0.994 vs the float model).
 MIN_COSINE = 0.98
-MAX_TOKENS = 512
+pruning.register("ONNX exports", MODELS_DIR, f"e5-small-onnx-int8-[0-9a-f]{{{WEIGHTS_HASH_CHARS}}}")
 BATCH = 32
 
 
 def export_artifact(models_dir: Path, src_hash: str) -> Artifact:
     """Where the int8 export of the weights with this sha256 lives, and what makes it complete."""
     return Artifact(
-        models_dir / f"e5-small-onnx-int8-{src_hash[:12]}",
+        models_dir / f"e5-small-onnx-int8-{src_hash[:WEIGHTS_HASH_CHARS]}",
         {"exporter_version": EXPORTER_VERSION, "source_sha256": src_hash},
         (MODEL_FILE, TOKENIZER_FILE),
         META_FILE,
@@ -163,7 +164,7 @@ class OnnxInt8Encoder(PromptedEncoder):
     @classmethod
     def bundled(cls, cache_dir: Path, threads: int) -> Self:
         weights, digest = bundled_weights(cache_dir)
-        folder = ensure_export(cache_dir / "models", weights, digest)
+        folder = ensure_export(cache_dir / MODELS_DIR, weights, digest)
         return cls(folder, f"onnx-int8:{BUNDLED_MODEL}@{digest[:16]}/v{EXPORTER_VERSION}", threads)
 
     def _encode(self, texts: list[str], prompt: str) -> np.ndarray:

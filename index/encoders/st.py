@@ -10,8 +10,8 @@ from typing import Self
 
 import numpy as np
 
-from index.convert import convert
-from index.encoders.base import BUNDLED_MODEL, PromptedEncoder, bundled_weights
+from index.convert import MODELS_DIR, convert
+from index.encoders.base import BUNDLED_MODEL, MAX_TOKENS, PromptedEncoder, bundled_weights
 from index.errors import EncoderError
 
 
@@ -37,8 +37,10 @@ class SentenceTransformerEncoder(PromptedEncoder):
     @classmethod
     def bundled(cls, cache_dir: Path, threads: int) -> Self:
         weights, digest = bundled_weights(cache_dir)
-        folder = convert(cache_dir / "models", weights)
-        return cls(str(folder), f"st:{BUNDLED_MODEL}@{digest[:16]}", threads)
+        folder = convert(cache_dir / MODELS_DIR, weights)
+        encoder = cls(str(folder), f"st:{BUNDLED_MODEL}@{digest[:16]}", threads)
+        encoder._model.max_seq_length = MAX_TOKENS  # the converted folder says so too; the contract needs it
+        return encoder
 
     @classmethod
     def named(cls, model: str, threads: int) -> Self:

@@ -7,11 +7,17 @@ Hinglish, with follow-ups ("give me an example", "in Hindi please") in between. 
 name the entry outright, so the correct answer is known in advance: every answer must cite that
 entry and no other, and the history the app returns must be the session's own history plus the
 new turn. A mixed-up session (cross-talk), a wrong answer, an error or a timeout is an error.
+
+``run_attack`` adds the mixed attack of issue 13 (point 2): callers sending long questions inside
+the limits (2,000 Devanagari characters) to ``POST /api/answer`` as fast as they are answered,
+while the chat sessions above and normal programs (short questions to the same route) go on; it
+reports what the normal users saw (latency, 503s) and how many attackers were turned away.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import statistics
 import threading
 import time
@@ -42,6 +48,10 @@ SCRIPT = (
 #: The questions that name the term (the others are follow-ups).
 NAMING = tuple(q for q in SCRIPT if "{" in q)
 TIMEOUT_S = 120.0
+#: The attack's question: as long as a question may be (Settings.max_question_chars), in Devanagari.
+LONG_QUESTION_CHARS = 2000
+DEVANAGARI_LETTERS = (0x0905, 0x0939)
+WORD_CHARS = 6
 
 
 def questions_for(entry: GlossaryEntry, count: int) -> list[str]:
@@ -65,11 +75,13 @@ class Report:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     votes: list[tuple[str, str, str]] = field(default_factory=list)  # (question, entry id, vote)
+    busy: int = 0  # HTTP 503s (turned away by admission control; not errors)
     wall_s: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def add(self, latency: float | None = None, error: str | None = None, vote=None) -> None:
+    def add(self, latency: float | None = None, error: str | None = None, vote=None, busy=False) -> None:
         with self._lock:
+            self.busy += busy
             if latency is not None:
                 self.latencies.append(latency)
             if error is not None:
@@ -85,7 +97,7 @@ class Report:
         mean = statistics.fmean(self.latencies) if self.latencies else float("nan")
         return (
             f"{self.sessions} sessions x {self.questions} questions: {len(self.latencies)} answers, "
-            f"{len(self.errors)} errors, {len(self.votes)} votes; latency "
+            f"{len(self.errors)} errors, {len(self.votes)} votes, {self.busy} x 503; latency "
             f"p50 {self.percentile(50) * 1000:.0f} ms, p95 {self.percentile(95) * 1000:.0f} ms, "
             f"mean {mean * 1000:.0f} ms; wall {self.wall_s:.1f} s"
         )
@@ -215,3 +227,131 @@ def feedback_errors(store: Store, report: Report) -> list[str]:
     if len(rows) != len(report.latencies):
         errors.append(f"{len(report.latencies)} questions answered, {len(rows)} recorded")
     return errors
+
+
+def long_question(seed: int, chars: int = LONG_QUESTION_CHARS) -> str:
+    """Random Devanagari "words": about one token per character, so ~2,000 tokens before the encoder's cut."""
+    rng = random.Random(seed)
+    letters = [chr(rng.randint(*DEVANAGARI_LETTERS)) for _ in range(chars)]
+    for i in range(WORD_CHARS, chars, WORD_CHARS):
+        letters[i] = " "
+    return "".join(letters)
+
+
+def api_call(http: httpx.Client, url: str, question: str, report: Report) -> dict | None:
+    """One ``POST /api/answer``; a 503 is counted as busy, anything else but 200 is an error."""
+    start = time.perf_counter()
+    try:
+        reply = http.post(f"{url}/api/answer", json={"question": question})
+    except httpx.HTTPError as exc:
+        report.add(error=f"{question[:40]!r}: {exc!r}")
+        return None
+    if reply.status_code == 503:
+        report.add(busy=True)
+        return None
+    if reply.status_code != 200:
+        report.add(error=f"{question[:40]!r}: HTTP {reply.status_code}")
+        return None
+    report.add(latency=time.perf_counter() - start)
+    return reply.json()
+
+
+def run_attacker(url: str, seed: int, stop: threading.Event, report: Report) -> None:
+    """Long questions, one after another (a new one each time: no cache helps), until ``stop``."""
+    with httpx.Client(timeout=TIMEOUT_S) as http:
+        n = 0
+        while not stop.is_set():
+            if api_call(http, url, long_question(seed * 1_000_003 + n), report) is None:
+                stop.wait(0.05)  # a refused attacker retries at once, as a hostile one would
+            n += 1
+
+
+def run_api_user(url: str, entry: GlossaryEntry, questions: int, report: Report) -> None:
+    """A normal program: short questions naming ``entry``; the first citation must be that entry."""
+    with httpx.Client(timeout=TIMEOUT_S) as http:
+        for n in range(questions):  # only questions that name the entry: the API keeps no history
+            question = NAMING[n % len(NAMING)].format(en=entry.term_en, hi=entry.term_hi)
+            found = api_call(http, url, question, report)
+            if found is not None and [c["entry_id"] for c in found["citations"]][:1] != [entry.id]:
+                report.add(error=f"{entry.id} {question!r}: cites {found['citations']}")
+
+
+@dataclass
+class AttackReport:
+    """What normal users (chat sessions, short API questions) and the attackers each saw."""
+
+    chat: Report
+    api: Report
+    attack: Report
+
+    def summary(self) -> str:
+        return "\n".join(
+            [
+                f"normal chat: {self.chat.summary()}",
+                f"normal API users: {self.api.summary()}",
+                f"attackers ({self.attack.sessions} x long questions): "
+                f"{len(self.attack.latencies)} answered, {self.attack.busy} x 503, "
+                f"{len(self.attack.errors)} errors; answered p50 "
+                f"{self.attack.percentile(50) * 1000:.0f} ms",
+            ]
+        )
+
+
+def run_attack(url: str, glossary: Glossary, attackers: int, sessions: int, questions: int) -> AttackReport:
+    """``attackers`` long-question callers while ``sessions`` chat sessions and as many API users ask."""
+    pool = [e for e in glossary.entries if askable(e, glossary)]
+    attack = Report(attackers, 0)
+    api = Report(sessions, questions)
+    stop = threading.Event()
+    hammering = [threading.Thread(target=run_attacker, args=(url, n, stop, attack)) for n in range(attackers)]
+    for thread in hammering:
+        thread.start()
+    try:
+        users = [
+            threading.Thread(target=run_api_user, args=(url, pool[-1 - i % len(pool)], questions, api))
+            for i in range(sessions)
+        ]
+        for thread in users:
+            thread.start()
+        started = time.perf_counter()
+        chat = run_load(url, glossary, sessions, questions, vote_every=0)
+        for thread in users:
+            thread.join()
+        api.wall_s = time.perf_counter() - started
+    finally:
+        stop.set()
+        for thread in hammering:
+            thread.join()
+    return AttackReport(chat, api, attack)
+
+
+def run_flood(url: str, callers: int, chars: int) -> str:
+    """``callers`` questions of ``chars`` Devanagari characters sent to ``/api/answer`` at once, and one
+    chat question a second later (the reproduction of issue 13, point 2); returns what each saw."""
+    from gradio_client import Client
+
+    def post(n: int) -> tuple[int, float]:
+        start = time.perf_counter()
+        try:
+            with httpx.Client(timeout=TIMEOUT_S) as http:
+                code = http.post(f"{url}/api/answer", json={"question": long_question(n, chars)}).status_code
+        except httpx.HTTPError:
+            code = 0  # counted as "other": no answer within TIMEOUT_S
+        return code, time.perf_counter() - start
+
+    with ThreadPoolExecutor(max_workers=callers) as executor:
+        flood = [executor.submit(post, n) for n in range(callers)]
+        time.sleep(1)
+        start = time.perf_counter()
+        Client(url + "/", verbose=False, analytics_enabled=False).predict(
+            "What is dropout?", [], api_name="/chat"
+        )
+        chat_s = time.perf_counter() - start
+        replies = [future.result() for future in flood]
+    codes = [code for code, _ in replies]
+    ok, busy = codes.count(200), codes.count(503)
+    slowest = max(seconds for _, seconds in replies)
+    return (
+        f"flood of {callers} x {chars}-character questions: {ok} x 200, {busy} x 503, "
+        f"{len(codes) - ok - busy} other; slowest {slowest:.1f} s; a /chat sent meanwhile took {chat_s:.2f} s"
+    )

@@ -1,11 +1,14 @@
 """``make bench-load``: the full load test against the app running as its own process on 127.0.0.1.
 
     python -m tests.load.run [--sessions 50] [--questions 20] [--vote-every 4]
+    python -m tests.load.run --attackers 6 --sessions 10 --questions 8   # the mixed attack
+    python -m tests.load.run --flood 100                                 # 100 long questions at once
 
 Starts ``python app.py`` on a free loopback port with a temporary question store, waits until it
 serves, runs the chat sessions of ``tests/load/harness.py`` against it, checks that every vote is
 in the store exactly once, prints the figures and stops the app. Exits 0 only when there
-was no error at all. Nothing but 127.0.0.1 is contacted.
+was no error at all. Nothing but 127.0.0.1 is contacted. With ``--attackers N``: the mixed attack
+(``harness.run_attack``) instead; it reports normal users' latency and 503s (no votes).
 """
 
 from __future__ import annotations
@@ -24,10 +27,12 @@ from bot.records import Store
 from bot.settings import Settings
 from glossary import load_glossary
 from tests.conftest import free_port
-from tests.load.harness import feedback_errors, run_load
+from tests.load.harness import feedback_errors, run_attack, run_flood, run_load
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 600  # a first start converts the model and builds the index
+#: The question length of issue 13's flood (600 Devanagari characters).
+FLOOD_QUESTION_CHARS = 600
 
 
 def _wait_until_serving(url: str, app: subprocess.Popen, log: Path) -> None:
@@ -50,6 +55,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--vote-every", type=int, default=4, help="vote on every n-th answer (0: never)")
+    parser.add_argument("--flood", type=int, default=0, help="send this many long questions at once")
+    parser.add_argument(
+        "--attackers",
+        type=int,
+        default=None,
+        help="long-question callers (the mixed attack; 0: its baseline)",
+    )
     args = parser.parse_args(argv)
 
     settings = Settings()
@@ -69,6 +81,13 @@ def main(argv: list[str] | None = None) -> int:
             app = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=out)
             try:
                 _wait_until_serving(url, app, log)
+                if args.flood:
+                    print(run_flood(url, args.flood, FLOOD_QUESTION_CHARS))
+                    return 0
+                if args.attackers is not None:
+                    attack = run_attack(url, glossary, args.attackers, args.sessions, args.questions)
+                    print(attack.summary())
+                    return 1 if attack.chat.errors or attack.api.errors else 0
                 report = run_load(url, glossary, args.sessions, args.questions, args.vote_every)
                 errors = report.errors + feedback_errors(Store.open(database), report)
             finally:

@@ -42,3 +42,15 @@ def test_the_checker_catches_an_answer_about_another_term(app_url, bot):
     questions = harness.questions_for(first, 2)
     harness.run_session(url, harness.endpoints(url), second, questions, 0, report, index)
     assert len(report.errors) == 2 and all(f"not {second.id}" in e for e in report.errors)
+
+
+def test_the_mixed_attack_leaves_normal_users_served(app_url, bot):
+    """Long-question callers on /api/answer while chat sessions and short API questions go on: every
+    normal user is answered correctly (latency and 503s are reported, not asserted)."""
+    url, _ = app_url
+    report = harness.run_attack(url, bot.glossary, attackers=3, sessions=3, questions=4)
+    print(report.summary())
+    assert report.chat.errors == [] and report.api.errors == []
+    assert len(report.chat.latencies) == 3 * 4
+    assert len(report.api.latencies) + report.api.busy == 3 * 4
+    assert report.attack.errors == [] and len(report.attack.latencies) + report.attack.busy > 0

@@ -1,0 +1,156 @@
+"""What one HTTP client may cost the server: the size of a request, the time it takes to send it, files.
+
+Before these limits a 200 MB ``POST /api/answer`` body was read whole (860 MB of memory) and its 422
+echoed 52 MB back, ``/gradio_api/upload`` kept any file anyone sent (the app has no file inputs), and
+a client that opened a connection and never finished its headers held it for ever (slowloris).
+
+``RequestLimits`` (ASGI middleware, in front of every route): refuses uploads, answers 413 to a body
+over ``max_request_kb`` (by its ``Content-Length`` before reading it, or as soon as the bytes read
+pass the limit) and 408 to a body not sent within ``request_timeout_s``. ``without_input`` makes
+validation errors name the field without echoing what was sent. ``SlowClientReaper`` closes
+connections that have not sent a complete request head within ``request_timeout_s``: uvicorn has
+no such timeout, and the headers arrive before any ASGI code runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+import anyio
+import h11
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bot.messages import t
+
+log = logging.getLogger(__name__)
+
+KB = 1024
+#: Methods whose body is read (and limited) before the route runs.
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+#: Gradio's upload route (``/gradio_api/upload``), which this app never needs.
+UPLOAD_SUFFIX = "/upload"
+#: How often the reaper looks at the open connections (a fraction of the timeout it enforces).
+REAPER_TICKS_PER_TIMEOUT = 4
+
+
+class RequestLimits:
+    """ASGI middleware: no uploads, bounded request bodies, bounded time to send one."""
+
+    def __init__(self, app: ASGIApp, max_request_kb: int, request_timeout_s: float) -> None:
+        self.app = app
+        self.max_bytes = max_request_kb * KB
+        self.timeout_s = request_timeout_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
+            await self.app(scope, receive, send)
+            return
+        if scope["path"].endswith(UPLOAD_SUFFIX):
+            await _refuse(send, 403, t("limit_no_uploads", "en"))
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await _refuse(send, 413, self._too_large())
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        try:
+            with anyio.fail_after(self.timeout_s):
+                while more:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > self.max_bytes:
+                        await _refuse(send, 413, self._too_large())
+                        return
+                    chunks.append(chunk)
+                    more = message.get("more_body", False)
+        except TimeoutError:
+            await _refuse(send, 408, t("limit_too_slow", "en", seconds=f"{self.timeout_s:g}"))
+            return
+        await self.app(scope, _replay(b"".join(chunks), receive), send)
+
+    def _too_large(self) -> str:
+        return t("limit_too_large", "en", kb=self.max_bytes // KB)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The body already read, as one message; then whatever the connection says next (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
+async def _refuse(send: Send, status: int, detail: str) -> None:
+    await JSONResponse({"detail": detail}, status, headers={"Connection": "close"})(
+        {"type": "http"}, _nothing, send
+    )
+
+
+async def _nothing() -> Message:
+    return {"type": "http.disconnect"}
+
+
+async def without_input(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422 for a bad request, naming each field and problem, without echoing what was sent
+    (the default handler puts every bad value back in the reply: 52 MB for a 200 MB body)."""
+    errors: list[dict[str, Any]] = []
+    if isinstance(exc, RequestValidationError):
+        errors = [{key: e.get(key) for key in ("loc", "msg", "type")} for e in exc.errors()]
+    return JSONResponse({"detail": errors}, 422)
+
+
+class SlowClientReaper(threading.Thread):
+    """Closes connections that have not sent a complete request head within ``timeout_s``.
+
+    It looks at uvicorn's open connections a few times per timeout; a connection waiting for a
+    request (h11 state IDLE on the client's side) is timed from the first look that finds it so.
+    Only uvicorn's h11 protocol is known (the one installed with Gradio); others are left alone.
+    """
+
+    def __init__(self, server: Any, timeout_s: float) -> None:
+        super().__init__(name="slow-client-reaper", daemon=True)
+        self.server = server
+        self.timeout_s = timeout_s
+        self.stopped = threading.Event()
+        self.closed = 0
+
+    def run(self) -> None:
+        waiting_since: dict[int, float] = {}
+        while not self.stopped.wait(self.timeout_s / REAPER_TICKS_PER_TIMEOUT):
+            state = getattr(self.server, "server_state", None)
+            if state is None:
+                continue
+            now = time.monotonic()
+            seen: dict[int, float] = {}
+            for connection in list(state.connections):
+                h11_connection = getattr(connection, "conn", None)
+                if (
+                    not isinstance(h11_connection, h11.Connection)
+                    or h11_connection.their_state is not h11.IDLE
+                ):
+                    continue
+                since = seen[id(connection)] = waiting_since.get(id(connection), now)
+                if now - since >= self.timeout_s:
+                    self.closed += 1
+                    connection.loop.call_soon_threadsafe(connection.transport.close)
+            waiting_since = seen
+
+    def stop(self) -> None:
+        self.stopped.set()
