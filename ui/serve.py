@@ -2,9 +2,10 @@
 
 It refuses, with no traceback, when a setting is invalid (``ExitCode.USAGE``), when the glossary,
 model or index cannot be loaded (``ExitCode.LOAD``, as the CLI), or when it cannot listen on the
-configured address (``ExitCode.SERVE``). A user glossary is watched while serving
-(``reload_interval_s``): an edit is swapped in once it loads; a broken edit is logged and the last
-good glossary stays in service.
+configured address (``ExitCode.SERVE``). While the bot loads, ``ui.health.StartingServer`` answers
+on the port (``/healthz``, ``/readyz`` 503 with the build's progress, a start page). A user
+glossary is watched while serving (``reload_interval_s``): an edit is swapped in once it loads; a
+broken edit is logged and the last good glossary stays in service.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from bot.exitcodes import ExitCode
 from bot.reload import GlossaryWatcher
 from bot.settings import Settings
 from glossary import GlossaryError
+from index.embeddings import BuildStatus
 from index.errors import IndexLayerError
 from ui.api import api_routes
+from ui.health import StartingServer, health_routes
 from ui.layout import CSS, THEME, build_app
 
 
@@ -42,7 +45,8 @@ def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
         show_error=False,
         css=CSS,
         theme=THEME,
-        app_kwargs={"routes": api_routes(bot, settings)},  # first in the router, before Gradio's own
+        # first in the router, before Gradio's own
+        app_kwargs={"routes": [*health_routes(bot), *api_routes(bot, settings)]},
         **launch,
     )
     return demo
@@ -62,8 +66,14 @@ def main() -> None:
         settings = Settings()
     except ValidationError as exc:
         _refuse(f"invalid setting: {exc}", ExitCode.USAGE)
+    status = BuildStatus()
     try:
-        bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
+        starting = StartingServer(settings.host, settings.port, status)  # /healthz, /readyz, progress page
+    except OSError as exc:
+        _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
+    try:
+        with starting:
+            bot = GlossaryBot.load(settings, progress=True, status=status)  # may build the index first
     except (GlossaryError, IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
     GlossaryWatcher.start_for(bot)
