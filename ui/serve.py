@@ -28,6 +28,8 @@ from ui.api import api_routes
 from ui.health import StartingServer, health_routes
 from ui.layout import CSS, THEME, build_app
 
+log = logging.getLogger(__name__)
+
 
 def serve(bot: GlossaryBot, settings: Settings, **launch: Any) -> gr.Blocks:
     """Build, queue and launch the app (offline: no share link, no analytics, errors without tracebacks).
@@ -60,7 +62,7 @@ def _refuse(message: str, code: ExitCode) -> NoReturn:
 def main() -> None:
     """Load the configured bot, watch its glossary and serve until stopped (``python app.py``)."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    for ours in ("bot", "index"):  # reloads, model conversion, index builds; libraries stay quiet
+    for ours in ("bot", "index", "ui"):  # reloads, index builds, the URL; libraries stay quiet
         logging.getLogger(ours).setLevel(logging.INFO)
     try:
         settings = Settings()
@@ -78,6 +80,10 @@ def main() -> None:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
     GlossaryWatcher.start_for(bot)
     try:
-        serve(bot, settings)
+        # quiet: Gradio's own lines include a hint to create a public link, which this app never does
+        demo = serve(bot, settings, quiet=True, prevent_thread_lock=True)
     except OSError as exc:
         _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
+    log.info("serving %s on %s", bot.glossary, demo.local_url)
+    demo.block_thread()
+
