@@ -51,9 +51,15 @@ class Provenance(BaseModel):
 
 
 def load(
-    glossary_hash: str, encoder_id: str, passages: list[Passage], settings: Settings, folder: Path = FOLDER
+    glossary_hash: str,
+    encoder_id: str,
+    passages: list[Passage],
+    settings: Settings,
+    folder: Path | None = None,
 ) -> tuple[VectorIndex, Calibration] | None:
-    """The shipped index and calibration if they are this glossary's with this encoder; else None."""
+    """The shipped index and calibration (in ``folder``, default ``FOLDER``) if they are this
+    glossary's with this encoder; else None."""
+    folder = folder or FOLDER
     try:
         provenance = Provenance.model_validate_json((folder / PROVENANCE_FILE).read_bytes())
     except (OSError, ValidationError):
@@ -75,8 +81,10 @@ def load(
     return vectors, calibration
 
 
-def write(vectors: VectorIndex, calibration: Calibration, folder: Path = FOLDER) -> Provenance:
-    """Ship ``vectors`` and the ``calibration`` fitted on them (from a fresh build) in ``folder``."""
+def write(vectors: VectorIndex, calibration: Calibration, folder: Path | None = None) -> Provenance:
+    """Ship ``vectors`` and the ``calibration`` fitted on them (from a fresh build) in ``folder``
+    (default ``FOLDER``)."""
+    folder = folder or FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     vectors.save(folder)
     manifest = vectors.manifest
