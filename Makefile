@@ -89,9 +89,11 @@ bench-load: prepare install-test
 	$(PY) -m tests.load.run --sessions 50 --questions 20
 
 # Benchmarks with ratios to the physical floor: tables in benchmarks/RESULTS.md, plots beside it.
-# `bench` runs every section (about 30 min on 2 cores); `bench-scale` adds HNSW at 1M vectors.
+# `bench` runs every section, then benchmarks/deploy.py (starts, edits, a 5,000-entry glossary: hours
+# on 2 cores, most of it encoding); `bench-scale` adds HNSW at 1M vectors.
 bench: prepare install-test
 	$(PY) -m benchmarks
+	$(PY) -m benchmarks.deploy
 
 bench-scale: install-test
 	$(PY) -m benchmarks --scale-only

@@ -339,7 +339,7 @@ def _built(
             time.perf_counter() - started,
             builder.encoded,
             workers,
-            builder.encoded / max(builder.encoding_s, 1e-9),
+            builder.encoded / builder.encoding_s if builder.encoding_s else float("nan"),
         )
         builder.prune()
     return building.with_options(calibration.options, encoder), calibration

@@ -259,6 +259,13 @@ class BuildEncoder:
             if vector is not None:
                 out[i] = vector
         self.status.expect(len(texts), len(texts) - len(missing))
+        if missing:
+            log.info(
+                "%s: %d texts to encode, %d already encoded",
+                self.status.stage,
+                len(missing),
+                len(texts) - len(missing),
+            )
         bar = tqdm(total=len(missing), desc=self.status.stage, unit="text", disable=not self.progress)
         started = time.perf_counter()
         for start in range(0, len(missing), BUILD_BATCH):
