@@ -22,7 +22,7 @@ from bot.calibration import VERSION, Calibration
 from bot.settings import Settings
 from glossary.files import atomic_write
 from index.passages import RECIPE
-from index.store import Passage, VectorIndex, load_matching
+from index.store import Passage, VectorIndex, Wanted
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +66,10 @@ def load(
         return None
     if not provenance.describes(glossary_hash, encoder_id):
         return None  # another glossary or encoder: nothing to say, it is built as usual
-    vectors = load_matching(
-        folder, passages, encoder_id, glossary_hash, RECIPE, settings.ann_threshold, settings.ann_nprobe
+    wanted = Wanted.of(
+        passages, glossary_hash, encoder_id, RECIPE, settings.ann_threshold, settings.ann_nprobe
     )
+    vectors = wanted.load(folder)
     if vectors is None or vectors.manifest.faiss_sha256 != provenance.vectors_sha256:
         log.warning("the prebuilt index in %s does not verify; building the index instead", folder)
         return None

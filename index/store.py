@@ -171,20 +171,6 @@ class VectorIndex:
         return cls(index, manifest, nprobe)
 
 
-def load_matching(
-    folder: Path,
-    passages: Sequence[Passage],
-    encoder_id: str,
-    glossary_hash: str,
-    recipe: str,
-    ann_threshold: int = ann.DEFAULT_THRESHOLD,
-    nprobe: int = ann.DEFAULT_NPROBE,
-) -> VectorIndex | None:
-    """The index saved in ``folder`` if its checksum holds and its manifest describes exactly these
-    passages, glossary, encoder and recipe; None (and why, logged) otherwise."""
-    return _Wanted.of(passages, glossary_hash, encoder_id, recipe, ann_threshold, nprobe).load(folder)
-
-
 def index_key(glossary_hash: str, encoder_id: str, recipe: str) -> str:
     """File stem for one (glossary, encoder, recipe) combination, so several can coexist."""
     digest = hashlib.sha256(f"{glossary_hash}|{encoder_id}|{recipe}".encode()).hexdigest()
@@ -206,7 +192,7 @@ def load_or_build(
     Concurrent builders of one index build it once; a cache that cannot be written only costs a
     rebuild next start. ``ann_threshold`` and ``nprobe``: see index/ann.py.
     """
-    want = _Wanted.of(passages, glossary_hash, encoder.id, recipe, ann_threshold, nprobe)
+    want = Wanted.of(passages, glossary_hash, encoder.id, recipe, ann_threshold, nprobe)
 
     def build(work: Path, notes: dict[str, object]) -> VectorIndex:
         built = VectorIndex.build(
@@ -224,8 +210,8 @@ def load_or_build(
 
 
 @dataclass(frozen=True)
-class _Wanted:
-    """What the saved index must describe to be served."""
+class Wanted:
+    """What a saved index must describe to be served (from the cache, or shipped: bot/prebuilt.py)."""
 
     glossary_hash: str
     encoder_id: str
@@ -243,7 +229,7 @@ class _Wanted:
         recipe: str,
         ann_threshold: int,
         nprobe: int,
-    ) -> _Wanted:
+    ) -> Wanted:
         kind = ann.kind_for(len(passages), ann_threshold)
         return cls(glossary_hash, encoder_id, recipe, kind, nprobe, [p.row() for p in passages])
 
