@@ -4,22 +4,39 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 export GLOSSARY_BOT_CACHE_DIR ?= $(CURDIR)/.cache
 export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install browser postgres prepare run test lint eval default-calibration bench-load bench bench-scale clean
+.PHONY: install install-test browser postgres prebuilt prepare run test lint eval default-calibration bench-load bench bench-scale clean
 
+# Python 3.11 (pyproject.toml's requires-python): python3.11, or python3 when it is 3.11.
+PYTHON ?= $(shell for p in python3.11 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null && { echo $$p; break; }; done)
+# setuptools' notice about editable installs (nothing to act on: the checkout is the package).
+PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet
+
+# `run` needs the runtime only; `test` adds the test extras (ruff, mypy, playwright, onnx, ...).
 install: $(STAMP)
+install-test: $(TEST_STAMP)
 
-$(STAMP): pyproject.toml
-	python3 -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[test]'
+$(VENV)/bin/pip:
+	@[ -n "$(PYTHON)" ] || { echo "error: Python 3.11 is needed and neither python3.11 nor python3 is 3.11;" \
+		"install it (Debian/Ubuntu: apt-get install python3.11 python3.11-venv; or pyenv install 3.11)" \
+		"or name it: make PYTHON=/path/to/python3.11" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) --upgrade pip
+
+$(STAMP): pyproject.toml $(VENV)/bin/pip
+	$(PIP) -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): pyproject.toml $(STAMP)
+	$(PIP) -e '.[test]'
+	touch $(TEST_STAMP)
 
 # Headless Chromium (and a Devanagari font for screenshots) for tests/e2e, from Debian's packages.
 # Playwright drives this system browser; it never downloads one of its own.
@@ -45,11 +62,16 @@ postgres:
 prepare: install
 	$(BIN)/glossary-bot prepare
 
-# app.py converts the model and builds the index itself when they are missing or stale.
+# The index and calibration shipped for the bundled glossary (bot/data/prebuilt/, bot/prebuilt.py):
+# after a change of the glossary, the passages recipe, the calibration or the model.
+prebuilt: install
+	$(BIN)/glossary-bot prebuild
+
+# app.py serves the shipped prebuilt index of the bundled glossary, or builds the configured one.
 run: install
 	$(PY) app.py
 
-test: install browser postgres
+test: install-test browser postgres
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q
@@ -72,15 +94,17 @@ default-calibration: install
 	$(BIN)/glossary-bot --no-extras calibrate --save bot/data/default_calibration.json
 
 # 50 concurrent chat sessions x 20 questions against the app on 127.0.0.1 (RELIABILITY.md, "Load").
-bench-load: prepare
+bench-load: prepare install-test
 	$(PY) -m tests.load.run --sessions 50 --questions 20
 
 # Benchmarks with ratios to the physical floor: tables in benchmarks/RESULTS.md, plots beside it.
-# `bench` runs every section (about 30 min on 2 cores); `bench-scale` adds HNSW at 1M vectors.
-bench: prepare
+# `bench` runs every section, then benchmarks/deploy.py (starts, edits, a 5,000-entry glossary: hours
+# on 2 cores, most of it encoding); `bench-scale` adds HNSW at 1M vectors.
+bench: prepare install-test
 	$(PY) -m benchmarks
+	$(PY) -m benchmarks.deploy
 
-bench-scale: install
+bench-scale: install-test
 	$(PY) -m benchmarks --scale-only
 
 clean:

@@ -267,6 +267,19 @@ def build_index() -> None:
     typer.echo(f"index built: {len(m.entry_ids)} entries, {len(m.rows)} vectors, encoder {m.encoder_id}")
 
 
+@app.command()
+def prebuild() -> None:
+    """Write the index and calibration shipped for the bundled glossary (bot/data/prebuilt/)."""
+    from bot import prebuilt
+
+    settings = _state["settings"]
+    if settings.glossary_paths or not settings.project_extras or settings.encoder_model:
+        _fail("prebuild ships the bundled glossary (with extras) and model only", ExitCode.USAGE)
+    bot = _bot(rebuild=True, progress=True)
+    shipped = prebuilt.write(bot.retriever.vectors, bot.calibration)
+    typer.echo(f"prebuilt index for {shipped.encoder_id} written to {prebuilt.FOLDER}", err=True)
+
+
 @app.command("eval")
 def evaluate(
     file: Annotated[Path, typer.Argument(help="JSONL file in the dev-set format.")],

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
 import faiss
 
-from bot import dialogue, intent
+from bot import dialogue, intent, prebuilt
 from bot.answer import (
     DECLINE_SUGGESTIONS,
     MAX_RELATED,
@@ -36,9 +37,10 @@ from bot.settings import Settings
 from bot.text import Lang, content_tokens, detect_lang, lang_undecided, strip_scaffolding
 from glossary import Glossary, load_glossary, pruning
 from glossary.yamlio import PARSED_DIR
+from index.embeddings import STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
 from index.encoders import CachedEncoder, Encoder, make_encoder
 from index.passages import RECIPE, glossary_passages
-from index.store import INDEX_DIR, index_key, load_or_build
+from index.store import INDEX_DIR, Passage, index_key, load_or_build
 
 log = logging.getLogger(__name__)
 
@@ -145,10 +147,12 @@ class GlossaryBot:
         rebuild_index: bool = False,
         progress: bool = False,
         encoder: Encoder | None = None,
+        status: BuildStatus | None = None,
     ) -> GlossaryBot:
         """Bundled (or configured) glossary, configured (or given) encoder, cached index (built if stale).
 
         The glossary is read first, so a broken file is reported before any model is loaded.
+        ``status`` follows a build as it goes (the app's start page and ``/readyz`` show it).
         """
         settings = settings or Settings()
         faiss.omp_set_num_threads(settings.threads)
@@ -159,7 +163,7 @@ class GlossaryBot:
             )
         )
         retriever, calibration = _retriever(
-            glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress
+            glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress, status=status
         )
         pruning.prune(settings.cache_dir, settings.cache_keep)  # what was just served is the newest
         return cls(glossary, retriever, calibration, settings)
@@ -364,25 +368,65 @@ def _retriever(
     settings: Settings,
     rebuild_index: bool = False,
     progress: bool = False,
+    status: BuildStatus | None = None,
 ) -> tuple[Retriever, Calibration]:
-    """The retriever over ``glossary``'s saved index (built and saved first if missing or stale),
-    with the weights fitted to this glossary (or those the settings give) and its calibration."""
-    folder = settings.cache_dir / INDEX_DIR
-    vectors = load_or_build(
-        folder,
-        glossary_passages(list(glossary.entries)),
-        encoder,
-        glossary.content_hash,
-        RECIPE,
-        rebuild=rebuild_index,
-        progress=progress,
-        ann_threshold=settings.ann_threshold,
-        nprobe=settings.ann_nprobe,
-    )
-    retriever = Retriever(list(glossary.entries), encoder, vectors)
-    key = index_key(glossary.content_hash, encoder.id, RECIPE)
-    calibration = load_or_fit(folder, key, retriever, progress=progress)
+    """The retriever over ``glossary``'s index with the weights fitted to it (or those the settings
+    give) and its calibration: the verified prebuilt ones shipped for the bundled glossary, else the
+    saved ones, else built (encoding only texts the embedding store has not seen, on every core) and
+    saved."""
+    passages = glossary_passages(list(glossary.entries))
+    shipped = None if rebuild_index else prebuilt.load(glossary.content_hash, encoder, passages, settings)
+    if shipped is not None:
+        vectors, calibration = shipped
+        retriever = Retriever(list(glossary.entries), encoder, vectors)
+    else:
+        retriever, calibration = _built(
+            glossary, passages, encoder, settings, rebuild_index, progress, status
+        )
     options = calibration.options
     if settings.fusion_weights:
         options = options.model_copy(update=settings.fusion_weights)
     return retriever.with_options(options), calibration
+
+
+def _built(
+    glossary: Glossary,
+    passages: list[Passage],
+    encoder: Encoder,
+    settings: Settings,
+    rebuild: bool,
+    progress: bool,
+    status: BuildStatus | None,
+) -> tuple[Retriever, Calibration]:
+    """The saved index and calibration, or new ones built through the embedding store and saved."""
+    folder = settings.cache_dir / INDEX_DIR
+    status = status or BuildStatus()
+    builder = BuildEncoder(encoder, EmbeddingStore(settings.cache_dir / STORE_FILE), status, progress)
+    started = time.perf_counter()
+    workers = settings.build_threads or cores()
+    with threads(encoder, workers):
+        status.begin(f"encoding {glossary}")
+        vectors = load_or_build(
+            folder,
+            passages,
+            builder,
+            glossary.content_hash,
+            RECIPE,
+            rebuild=rebuild,
+            ann_threshold=settings.ann_threshold,
+            nprobe=settings.ann_nprobe,
+        )
+        status.begin("calibrating")
+        building = Retriever(list(glossary.entries), builder, vectors)
+        key = index_key(glossary.content_hash, encoder.id, RECIPE)
+        calibration = load_or_fit(folder, key, building, progress=progress)
+    if builder.encoded:
+        log.info(
+            "index ready in %.1f s: encoded %d new texts on %d threads (%.0f texts/s); the rest were stored",
+            time.perf_counter() - started,
+            builder.encoded,
+            workers,
+            builder.encoded / builder.encoding_s if builder.encoding_s else float("nan"),
+        )
+        builder.prune()
+    return building.with_options(calibration.options, encoder), calibration

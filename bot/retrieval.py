@@ -158,11 +158,13 @@ class Retriever:
         self._n_kinds = len(kinds)
         self._row_kind = np.array([kind_of.get(rows[i].field, -1) for i in self._rows], dtype=np.int64)
 
-    def with_options(self, options: RetrievalOptions) -> Retriever:
-        """The same index and lexical branch, fused with other weights."""
+    def with_options(self, options: RetrievalOptions, encoder: Encoder | None = None) -> Retriever:
+        """The same index and lexical branch, fused with other weights (and queries encoded by
+        ``encoder`` if given: a build's encoder gives way to the serving one)."""
         view = object.__new__(Retriever)
         view.__dict__.update(self.__dict__)
         view.options = options
+        view.encoder = encoder or self.encoder
         return view
 
     def dense_text(self, query: str, hinglish: bool) -> str:

@@ -17,8 +17,14 @@ from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
 from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
 
+#: A Hugging Face Space's persistent storage, when the Space has it: the only folder that outlives
+#: a restart there, so the cache goes there when it exists and can be written.
+PERSISTENT_DIR = Path("/data")
+
 
 def _default_cache_dir() -> Path:
+    if PERSISTENT_DIR.is_dir() and os.access(PERSISTENT_DIR, os.W_OK | os.X_OK):
+        return PERSISTENT_DIR / "glossary-bot"
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "glossary-bot"
 
@@ -57,7 +63,9 @@ class Settings(BaseSettings):
     )
     cache_dir: Path = Field(
         default_factory=_default_cache_dir,
-        description="Where the converted model and saved indexes live.",
+        description="Where the converted model, saved indexes and encoded texts live; default "
+        "/data/glossary-bot when /data exists and is writable (a Space's persistent storage), "
+        "else $XDG_CACHE_HOME/glossary-bot or ~/.cache/glossary-bot.",
     )
     encoder_backend: BackendName = Field(
         default=DEFAULT_BACKEND,
@@ -72,6 +80,12 @@ class Settings(BaseSettings):
         "so this is off by default.",
     )
     threads: int = Field(default=1, ge=1, description="torch / FAISS / OpenMP threads for serving.")
+    build_threads: int | None = Field(
+        default=None,
+        ge=1,
+        description="Threads an index build encodes on (serving keeps ``threads``); unset: every core "
+        "this process may use.",
+    )
     ann_threshold: int = Field(
         default=DEFAULT_THRESHOLD,
         ge=1,
@@ -156,10 +170,11 @@ class Settings(BaseSettings):
         "used beyond this are removed (glossary/pruning.py).",
     )
     reload_interval_s: float = Field(
-        default=5.0,
+        default=2.0,
         ge=0,
         description="How often (seconds) the app checks user glossary files for edits and reloads them; "
-        "0 = never. The bundled glossary is never watched.",
+        "0 = never. An edit is live this long plus its rebuild after saving. The bundled glossary is "
+        "never watched.",
     )
     queue_max_size: int = Field(
         default=64,

@@ -26,7 +26,6 @@ from typing import Literal
 import faiss
 import numpy as np
 from pydantic import BaseModel, ValidationError
-from tqdm import tqdm
 
 from glossary import pruning
 from glossary.files import Artifact, atomic_write, load_or_publish
@@ -41,7 +40,6 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 3
 FAISS_FILE = "index.faiss"
 MANIFEST_FILE = "index.json"
-BATCH = 16
 #: Where saved indexes live in the cache folder (calibrations are published beside them).
 INDEX_DIR = "indexes"
 KEY_HEX_DIGITS = 20
@@ -117,22 +115,18 @@ class VectorIndex:
         encoder: Encoder,
         glossary_hash: str,
         recipe: str,
-        progress: bool = False,
         ann_threshold: int = ann.DEFAULT_THRESHOLD,
         nprobe: int = ann.DEFAULT_NPROBE,
     ) -> VectorIndex:
+        """Encode every passage (one call per prompt: a build encoder batches, stores and reports)."""
         vectors = np.zeros((len(passages), encoder.dim), dtype=np.float32)
-        bar = tqdm(total=len(passages), desc="encoding glossary", unit="text", disable=not progress)
         for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
-            # Batches of similar length: padding backends then pad little (rows keep their slots).
+            # Sorted by length: padding backends then pad little in each batch (rows keep their slots).
             rows = sorted(
                 (i for i, p in enumerate(passages) if p.prompt == prompt), key=lambda i: len(passages[i].text)
             )
-            for start in range(0, len(rows), BATCH):
-                batch = rows[start : start + BATCH]
-                vectors[batch] = encode([passages[i].text for i in batch])
-                bar.update(len(batch))
-        bar.close()
+            if rows:
+                vectors[rows] = encode([passages[i].text for i in rows])
         index = ann.make_index(vectors, ann_threshold, nprobe)
         manifest = Manifest(
             format_version=FORMAT_VERSION,
@@ -197,7 +191,6 @@ def load_or_build(
     glossary_hash: str,
     recipe: str,
     rebuild: bool = False,
-    progress: bool = False,
     ann_threshold: int = ann.DEFAULT_THRESHOLD,
     nprobe: int = ann.DEFAULT_NPROBE,
 ) -> VectorIndex:
@@ -206,19 +199,11 @@ def load_or_build(
     Concurrent builders of one index build it once; a cache that cannot be written only costs a
     rebuild next start. ``ann_threshold`` and ``nprobe``: see index/ann.py.
     """
-    want = _Wanted(
-        glossary_hash,
-        encoder.id,
-        encoder.dim,
-        recipe,
-        ann.kind_for(len(passages), ann_threshold),
-        nprobe,
-        [p.row() for p in passages],
-    )
+    want = Wanted.of(passages, glossary_hash, encoder, recipe, ann_threshold, nprobe)
 
     def build(work: Path, notes: dict[str, object]) -> VectorIndex:
         built = VectorIndex.build(
-            passages, encoder, glossary_hash, recipe, progress, ann_threshold=ann_threshold, nprobe=nprobe
+            passages, encoder, glossary_hash, recipe, ann_threshold=ann_threshold, nprobe=nprobe
         )
         built.save(work)
         return built
@@ -232,8 +217,8 @@ def load_or_build(
 
 
 @dataclass(frozen=True)
-class _Wanted:
-    """What the saved index must describe to be served."""
+class Wanted:
+    """What a saved index must describe to be served (from the cache, or shipped: bot/prebuilt.py)."""
 
     glossary_hash: str
     encoder_id: str
@@ -242,6 +227,20 @@ class _Wanted:
     kind: ann.Kind
     nprobe: int
     rows: list[Row]
+
+    @classmethod
+    def of(
+        cls,
+        passages: Sequence[Passage],
+        glossary_hash: str,
+        encoder: Encoder,
+        recipe: str,
+        ann_threshold: int,
+        nprobe: int,
+    ) -> Wanted:
+        kind = ann.kind_for(len(passages), ann_threshold)
+        rows = [p.row() for p in passages]
+        return cls(glossary_hash, encoder.id, encoder.dim, recipe, kind, nprobe, rows)
 
     def load(self, folder: Path) -> VectorIndex | None:
         """The saved index in ``folder`` if it is the one wanted; None (and why, logged) if not."""

@@ -3,9 +3,10 @@
 It refuses, with no traceback, when a setting is invalid (``ExitCode.USAGE``), when the glossary,
 model or index cannot be loaded (``ExitCode.LOAD``, as the CLI), or when it cannot listen on the
 configured address (``ExitCode.SERVE``), or when the question store cannot be opened
-(``ExitCode.LOAD``; an old ``feedback.jsonl`` is imported into it once). A user glossary is watched
-while serving (``reload_interval_s``): an edit is swapped in once it loads; a broken edit is logged
-and the last good glossary stays in service.
+(``ExitCode.LOAD``; an old ``feedback.jsonl`` is imported into it once). While the bot loads,
+``ui.health.StartingServer`` answers on the port (``/healthz``, ``/readyz`` 503 with the build's
+progress, a start page). A user glossary is watched while serving (``reload_interval_s``): an edit
+is swapped in once it loads; a broken edit is logged and the last good glossary stays in service.
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ from bot.records.store import Pruner
 from bot.reload import GlossaryWatcher
 from bot.settings import Settings
 from glossary import GlossaryError
+from index.embeddings import BuildStatus
 from index.errors import IndexLayerError
 from ui.api import api_routes
+from ui.health import StartingServer, health_routes
 from ui.layout import CSS, HEAD, THEME, build_app
 from ui.limits import RequestLimits, SlowClientReaper, without_input
 from ui.sources import source_routes
+
+log = logging.getLogger(__name__)
 
 
 def serve(bot: GlossaryBot, settings: Settings, store: Store | None = None, **launch: Any) -> gr.Blocks:
@@ -58,7 +63,7 @@ def serve(bot: GlossaryBot, settings: Settings, store: Store | None = None, **la
         head=HEAD,
         app_kwargs={
             # first in the router, before Gradio's own
-            "routes": [*api_routes(bot, settings, store), *source_routes(bot)],
+            "routes": [*health_routes(bot), *api_routes(bot, settings, store), *source_routes(bot)],
             "middleware": [
                 Middleware(
                     RequestLimits,
@@ -93,7 +98,7 @@ def _refuse(message: str, code: ExitCode) -> NoReturn:
 def main() -> None:
     """Load the configured bot, watch its glossary and serve until stopped (``python app.py``)."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    for ours in ("bot", "index"):  # reloads, model conversion, index builds; libraries stay quiet
+    for ours in ("bot", "index", "ui"):  # reloads, index builds, the URL; libraries stay quiet
         logging.getLogger(ours).setLevel(logging.INFO)
     try:
         settings = Settings()
@@ -104,13 +109,22 @@ def main() -> None:
         import_feedback(store, settings.feedback_path)
     except (StoreError, OSError) as exc:
         _refuse(f"cannot open the question store: {exc}", ExitCode.LOAD)
+    status = BuildStatus()
     try:
-        bot = GlossaryBot.load(settings, progress=True)  # first start: converts the model, builds the index
+        starting = StartingServer(settings.host, settings.port, status)  # /healthz, /readyz, progress page
+    except OSError as exc:
+        _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
+    try:
+        with starting:
+            bot = GlossaryBot.load(settings, progress=True, status=status)  # may build the index first
     except (GlossaryError, IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
     GlossaryWatcher.start_for(bot)
     Pruner.start_for(store, settings.retention_days)
     try:
-        serve(bot, settings, store)
+        # quiet: Gradio's own lines include a hint to create a public link, which this app never does
+        demo = serve(bot, settings, store, quiet=True, prevent_thread_lock=True)
     except OSError as exc:
         _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
+    log.info("serving %s on %s", bot.glossary, demo.local_url)
+    demo.block_thread()

@@ -47,6 +47,14 @@ class SentenceTransformerEncoder(PromptedEncoder):
         """Another model by hub name or path (e5 models get their prompts)."""
         return cls(model, f"st:{model}", threads, prompts="e5" in model.lower())
 
+    def use_threads(self, threads: int) -> int:
+        """torch's intra-op threads (process-wide): index builds take every core, then give them back."""
+        import torch
+
+        before = torch.get_num_threads()
+        torch.set_num_threads(max(1, threads))
+        return before
+
     def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
         return self._model.encode(
             texts,

@@ -1,0 +1,283 @@
+"""``python -m benchmarks.deploy``: what a deployment waits for, each figure from new processes.
+
+1. start: ``python app.py`` to its first answer (``POST /api/answer``) on an empty cache (a fresh
+   Space) and again on the cache that start left (a warm restart);
+2. edit: a one-entry edit of a copy of the CNCF glossary (benchmark filler text; nothing is tuned on
+   it) until it is searchable, from the CLI and in the running app (its watcher; ``/readyz`` names
+   the glossary hash served);
+3. big: a glossary of ``--entries`` entries (default 5,000, the entry limit) generated at run time
+   from the bundled and CNCF entries, each copy's texts made distinct: full build time and peak
+   memory, a one-entry rebuild, query latency, and build encoding speed on 1 and 2 threads.
+
+Results go to ``benchmarks/DEPLOY.md`` (and ``DEPLOY.json``); ``make bench`` runs it after the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+CNCF = REPO.parent / "shared" / "eval" / "foreign" / "cncf-hi" / "glossary.yaml"
+BUNDLED = sorted((REPO / "glossary" / "data").glob("*.yaml"))
+ENTRY_LIMIT = 5000
+#: How long one start or build may take before the benchmark gives up on it.
+TIMEOUT_S = 4 * 3600
+POLL_S = 0.1
+QUESTIONS = [
+    "what is a container",
+    "dropout kya hai?",
+    "ओवरफिटिंग क्या है",
+    "batch vs epoch",
+    "gradient clipping",
+]
+#: Rounds of ``QUESTIONS`` (each question numbered, so none is answered from the query cache).
+LATENCY_ROUNDS = 4
+#: Texts encoded per thread count for the encoding-speed figure.
+SPEED_SAMPLE = 64
+#: The fields of an entry whose text a copy varies (so that copies are encoded, not found stored).
+TEXT_FIELDS = ("definition_en", "definition_hi", "usage_en", "usage_hi", "example_en", "example_hi")
+#: What the benchmark's edit appends to one definition.
+EDIT = " Edited for the benchmark."
+
+
+def _env(cache: Path, **settings: str) -> dict[str, str]:
+    env = {**os.environ, "GLOSSARY_BOT_CACHE_DIR": str(cache), "TQDM_DISABLE": "1", "HF_HUB_OFFLINE": "1"}
+    env.update({f"GLOSSARY_BOT_{k.upper()}": v for k, v in settings.items()})
+    return env
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class App:
+    """``python app.py`` in a child process on a free port."""
+
+    def __init__(self, cache: Path, **settings: str) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = _env(cache, host="127.0.0.1", port=str(self.port), **settings)
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(
+            [sys.executable, "app.py"],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def ready(self) -> dict:
+        while time.monotonic() - self.started < TIMEOUT_S:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"app.py exited with {self.proc.returncode}")
+            try:
+                reply = httpx.get(f"{self.url}/readyz")
+                if reply.status_code == 200:
+                    return reply.json()
+            except httpx.TransportError:
+                pass
+            time.sleep(POLL_S)
+        raise TimeoutError("the app did not get ready")
+
+    def first_answer_s(self) -> float:
+        self.ready()
+        httpx.post(f"{self.url}/api/answer", json={"question": QUESTIONS[1]}, timeout=600).raise_for_status()
+        return time.monotonic() - self.started
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=60)
+
+
+def start(work: Path) -> dict[str, float]:
+    cache = work / "start-cache"
+    out = {}
+    for kind in ("fresh", "warm"):
+        app = App(cache)
+        try:
+            out[f"{kind}_s"] = app.first_answer_s()
+        finally:
+            app.stop()
+    return out
+
+
+def _edit(path: Path) -> None:
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["entries"][0]["definition_en"] += EDIT
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def _cli_search(glossary: Path, cache: Path) -> float:
+    began = time.monotonic()
+    subprocess.run(
+        [sys.executable, "-m", "bot.cli", "--glossary", str(glossary), "search", QUESTIONS[0], "--k", "1"],
+        cwd=REPO,
+        env=_env(cache),
+        check=True,
+        capture_output=True,
+        timeout=TIMEOUT_S,
+    )
+    return time.monotonic() - began
+
+
+def edit(work: Path) -> dict[str, float]:
+    """One-entry edit of the CNCF glossary: CLI (process start to answer) and app (save to served)."""
+    cache = work / "edit-cache"
+    glossary = work / "cncf" / "glossary.yaml"
+    glossary.parent.mkdir(parents=True)
+    shutil.copy(CNCF, glossary)
+    out = {"full_build_cli_s": _cli_search(glossary, cache)}
+    _edit(glossary)
+    out["one_entry_edit_cli_s"] = _cli_search(glossary, cache)
+    app = App(cache, glossary_paths=json.dumps([str(glossary)]))
+    try:
+        served = app.ready()["glossary"]
+        _edit(glossary)
+        saved = time.monotonic()
+        while app.ready()["glossary"] == served:
+            if time.monotonic() - saved > TIMEOUT_S:
+                raise TimeoutError("the edit was never served")
+            time.sleep(POLL_S)
+        out["one_entry_edit_app_s"] = time.monotonic() - saved
+    finally:
+        app.stop()
+    return out
+
+
+def generate(entries: int, folder: Path) -> Path:
+    """A glossary of ``entries`` entries: the bundled and CNCF entries again and again, each copy's
+    id, terms and texts marked with its number (so every text is new to the encoder)."""
+    sources = []
+    for path in [*BUNDLED, CNCF]:
+        for entry in yaml.safe_load(path.read_text(encoding="utf-8"))["entries"]:
+            kept = {
+                k: v for k, v in entry.items() if k not in {"paraphrases", "aliases", "related", "source"}
+            }
+            sources.append(kept)
+    out = []
+    for n in range(entries):
+        entry = dict(sources[n % len(sources)])
+        copy = n // len(sources)
+        entry["id"] = f"{entry['id']}-{copy}"
+        for key in ("term", "term_en", "term_hi"):
+            entry[key] = f"{entry[key]} {copy}"
+        for key in TEXT_FIELDS:
+            if entry.get(key):
+                entry[key] = f"{entry[key]} ({copy})"
+        entry["source"] = {"document": "generated.txt", "line": n + 1}
+        out.append(entry)
+    path = folder / "generated.yaml"
+    folder.mkdir(parents=True, exist_ok=True)
+    doc = {"document": "generated.txt", "title_hi": "benchmark", "entries": out}
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _child(*args: str, cache: Path, **settings: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.deploy", "--child", *args],
+        cwd=REPO,
+        env=_env(cache, **settings),
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def big(work: Path, entries: int) -> dict[str, float]:
+    glossary = generate(entries, work / "big")
+    cache = work / "big-cache"
+    out = {"entries": entries, **_child("load", str(glossary), cache=cache)}
+    _edit(glossary)
+    edited = _child("load", str(glossary), cache=cache)
+    out["one_entry_rebuild_s"] = edited["load_s"]
+    for threads in (1, 2):
+        out[f"texts_per_s_{threads}_threads"] = _child("speed", str(glossary), str(threads), cache=cache)[
+            "rate"
+        ]
+    return out
+
+
+def child(mode: str, glossary: Path, threads: int = 1) -> dict:
+    """Inside a child process: load (and query) the bot, or time encoding on ``threads`` threads."""
+    from bot.core import GlossaryBot
+    from bot.settings import Settings
+
+    settings = Settings(glossary_paths=[glossary])
+    if mode == "speed":
+        from glossary import load_glossary
+        from index.embeddings import threads as using
+        from index.encoders import make_encoder
+        from index.passages import glossary_passages
+
+        encoder = make_encoder(settings.encoder_backend, settings.cache_dir)
+        texts = [p.text for p in glossary_passages(list(load_glossary([glossary]).entries))][:SPEED_SAMPLE]
+        with using(encoder, threads):
+            began = time.perf_counter()
+            encoder.encode_passages(texts)
+            return {"rate": len(texts) / (time.perf_counter() - began)}
+    began = time.perf_counter()
+    bot = GlossaryBot.load(settings)
+    load_s = time.perf_counter() - began
+    latencies = []
+    for question in [f"{q} {n}" for n in range(LATENCY_ROUNDS) for q in QUESTIONS]:  # all new to the LRU
+        t0 = time.perf_counter()
+        bot.answer(question)
+        latencies.append(time.perf_counter() - t0)
+    return {"load_s": load_s, "query_p50_ms": 1000 * statistics.median(latencies), "peak_rss_mb": _peak_mb()}
+
+
+def _peak_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.deploy", description=__doc__)
+    parser.add_argument("--entries", type=int, default=ENTRY_LIMIT, help="Size of the generated glossary.")
+    parser.add_argument("--sections", default="start,edit,big", help="Comma-separated: start, edit, big.")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "DEPLOY.json")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        mode, glossary, *rest = args.child
+        print(json.dumps(child(mode, Path(glossary), *(int(r) for r in rest))))
+        return
+    results: dict[str, object] = {
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cores": os.cpu_count(),
+        "load_average": os.getloadavg()[0],
+    }
+    with tempfile.TemporaryDirectory(prefix="bench-deploy-") as tmp:
+        work = Path(tmp)
+        sections = {"start": start, "edit": edit, "big": lambda w: big(w, args.entries)}
+        for section in args.sections.split(","):
+            began = time.monotonic()
+            results[section] = sections[section](work)
+            print(f"{section} ({time.monotonic() - began:.0f} s): {json.dumps(results[section])}", flush=True)
+    args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"written: {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,286 @@
+"""Vectors that index builds have computed before, kept so that an edit re-encodes only what changed.
+
+Encoding is nearly all of an index build (and of its calibration's pseudo-questions), and an edit
+of a glossary leaves almost every text as it was. So every vector a build computes is stored under
+(encoder id, prompt, sha256 of the text), and the next build encodes only texts it has not seen:
+a one-entry edit costs that entry's texts. The store is one SQLite file in the cache folder: each
+batch is written in one transaction (a reader sees it whole or not at all), concurrent builders are
+serialised by SQLite's own locking, and a file SQLite cannot read is moved aside and started
+afresh (it only costs encoding again). A store that cannot be opened at all (read-only cache) is
+skipped with a warning: builds then encode everything, as before.
+
+``BuildEncoder`` wraps the serving encoder for builds: it reads and fills the store, encodes the
+missing texts in batches on every core the process may use, reports progress (``BuildStatus``,
+read by the app's start page and ``/readyz``), and gives the serving thread setting back afterwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from tqdm import tqdm
+
+from index.encoders.base import Encoder
+
+log = logging.getLogger(__name__)
+
+STORE_FILE = "embeddings.sqlite3"
+#: Texts encoded per call during a build: enough for the engines to spread over the cores.
+BUILD_BATCH = 32
+#: Keys per SQL statement (SQLite allows 32766 variables since 3.32).
+_LOOKUP_CHUNK = 500
+#: How long a builder waits for another one's write transaction before giving up on the store.
+_BUSY_TIMEOUT_S = 30.0
+#: After a build the store keeps at most this many times the vectors that build used (the most
+#: recently used first), and never fewer than ``MIN_KEPT``: old glossaries' vectors age out.
+KEEP_FACTOR = 4
+MIN_KEPT = 50_000
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS vectors (
+    encoder TEXT NOT NULL, prompt TEXT NOT NULL, digest BLOB NOT NULL,
+    vector BLOB NOT NULL, used REAL NOT NULL,
+    PRIMARY KEY (encoder, prompt, digest)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used);
+"""
+
+
+def cores() -> int:
+    """CPU cores this process may run on (its affinity mask, which containers narrow)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+class EmbeddingStore:
+    """Vectors by (encoder id, prompt, text hash) in one SQLite file; see the module docstring."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._opened: bool | None = None  # opened on first use: a start that builds nothing never opens it
+
+    @property
+    def _usable(self) -> bool:
+        if self._opened is None:
+            self._opened = self._open()
+        return self._opened
+
+    def lookup(self, encoder_id: str, prompt: str, texts: Sequence[str], dim: int) -> list[np.ndarray | None]:
+        """The stored vector of each text, None where there is none (or the store is unusable)."""
+        if not self._usable:
+            return [None] * len(texts)
+        keys = [digest(t) for t in texts]
+        found: dict[bytes, np.ndarray] = {}
+        now = time.time()
+        try:
+            with closing(self._connect()) as db, db:
+                for start in range(0, len(keys), _LOOKUP_CHUNK):
+                    chunk = keys[start : start + _LOOKUP_CHUNK]
+                    marks = ",".join("?" * len(chunk))
+                    where = f"encoder = ? AND prompt = ? AND digest IN ({marks})"
+                    rows = db.execute(
+                        f"SELECT digest, vector FROM vectors WHERE {where}", (encoder_id, prompt, *chunk)
+                    )
+                    for key, blob in rows:
+                        if len(blob) == dim * np.dtype(np.float32).itemsize:  # a wrong size is ignored
+                            found[key] = np.frombuffer(blob, dtype=np.float32)
+                    db.execute(
+                        f"UPDATE vectors SET used = ? WHERE {where}", (now, encoder_id, prompt, *chunk)
+                    )
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+        return [found.get(k) for k in keys]
+
+    def add(self, encoder_id: str, prompt: str, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Store one vector per text, in one transaction."""
+        if not self._usable or not texts:
+            return
+        now = time.time()
+        rows = [
+            (encoder_id, prompt, digest(t), np.ascontiguousarray(v, dtype=np.float32).tobytes(), now)
+            for t, v in zip(texts, vectors, strict=True)
+        ]
+        try:
+            with closing(self._connect()) as db, db:
+                db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?, ?)", rows)
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+
+    def prune(self, keep: int) -> int:
+        """Delete all but the ``keep`` most recently used vectors; how many were deleted."""
+        if not self._usable:
+            return 0
+        try:
+            with closing(self._connect()) as db, db:
+                (count,) = db.execute("SELECT count(*) FROM vectors").fetchone()
+                if count <= keep:
+                    return 0
+                cut = db.execute(
+                    "SELECT used FROM vectors ORDER BY used DESC LIMIT 1 OFFSET ?", (keep,)
+                ).fetchone()[0]
+                return db.execute("DELETE FROM vectors WHERE used <= ?", (cut,)).rowcount
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+            return 0
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self._usable:
+            raise sqlite3.OperationalError("the embedding store is not in use")
+        return sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S)
+
+    def _open(self) -> bool:
+        """Create or check the file; a damaged one is moved aside once and started afresh."""
+        for attempt in range(2):
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with closing(sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S)) as db, db:
+                    db.execute("PRAGMA journal_mode=WAL")
+                    db.executescript(_SCHEMA)
+                    db.execute("SELECT count(*) FROM vectors").fetchone()
+                return True
+            except sqlite3.DatabaseError as exc:
+                if attempt or isinstance(exc, sqlite3.OperationalError):
+                    log.warning(
+                        "not keeping encoded texts in %s (%s): builds encode every text", self.path, exc
+                    )
+                    return False
+                aside = self.path.with_name(f"{self.path.name}.damaged-{int(time.time())}")
+                log.warning("%s is damaged (%s); moved to %s, starting afresh", self.path, exc, aside.name)
+                try:
+                    os.replace(self.path, aside)
+                except OSError:
+                    return False
+            except OSError as exc:
+                log.warning("not keeping encoded texts in %s (%s): builds encode every text", self.path, exc)
+                return False
+        return False
+
+    def _give_up(self, exc: sqlite3.Error) -> None:
+        log.warning("embedding store %s failed (%s); encoding without it", self.path, exc)
+        self._opened = False
+
+
+@runtime_checkable
+class Threaded(Protocol):
+    """An encoder whose engine can change how many threads it runs on."""
+
+    def use_threads(self, threads: int) -> int:
+        """Run on ``threads`` threads from now on (in the calling thread); the number it ran on before."""
+        ...
+
+
+@contextmanager
+def threads(encoder: Encoder, count: int) -> Iterator[None]:
+    """``encoder`` runs on ``count`` threads inside the block, and on what it had before after it."""
+    inner = getattr(encoder, "inner", encoder)
+    if not isinstance(inner, Threaded):
+        yield
+        return
+    before = inner.use_threads(count)
+    try:
+        yield
+    finally:
+        inner.use_threads(before)
+
+
+@dataclass
+class BuildStatus:
+    """What a build is doing now, for people waiting on it (start page, ``/readyz``, the log)."""
+
+    stage: str = "starting"
+    done: int = 0
+    total: int = 0
+    from_store: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def begin(self, stage: str) -> None:
+        with self._lock:
+            self.stage, self.done, self.total, self.from_store = stage, 0, 0, 0
+
+    def expect(self, texts: int, stored: int) -> None:
+        with self._lock:
+            self.total += texts
+            self.done += stored
+            self.from_store += stored
+
+    def advance(self, texts: int) -> None:
+        with self._lock:
+            self.done += texts
+
+    def describe(self) -> str:
+        with self._lock:
+            if not self.total:
+                return self.stage
+            return f"{self.stage}: {self.done}/{self.total} texts ({self.from_store} already encoded)"
+
+
+class BuildEncoder:
+    """The serving encoder as index builds and calibration use it (see the module docstring)."""
+
+    def __init__(
+        self, inner: Encoder, store: EmbeddingStore, status: BuildStatus, progress: bool = False
+    ) -> None:
+        self.inner = inner
+        self.id: str = inner.id
+        self.dim: int = inner.dim
+        self.store = store
+        self.status = status
+        self.progress = progress
+        #: Texts this encoder has encoded (not found in the store) and the seconds that took.
+        self.encoded = 0
+        self.encoding_s = 0.0
+        self._asked = 0
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, "query", self.inner.encode_queries)
+
+    def encode_passages(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, "passage", self.inner.encode_passages)
+
+    def _encode(self, texts: list[str], prompt: str, encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        self._asked += len(texts)
+        stored = self.store.lookup(self.id, prompt, texts, self.dim)
+        missing = [i for i, v in enumerate(stored) if v is None]
+        for i, vector in enumerate(stored):
+            if vector is not None:
+                out[i] = vector
+        self.status.expect(len(texts), len(texts) - len(missing))
+        if missing:
+            log.info(
+                "%s: %d texts to encode, %d already encoded",
+                self.status.stage,
+                len(missing),
+                len(texts) - len(missing),
+            )
+        bar = tqdm(total=len(missing), desc=self.status.stage, unit="text", disable=not self.progress)
+        started = time.perf_counter()
+        for start in range(0, len(missing), BUILD_BATCH):
+            batch = missing[start : start + BUILD_BATCH]
+            fresh = [texts[i] for i in batch]
+            vectors = encode(fresh)
+            out[batch] = vectors
+            self.store.add(self.id, prompt, fresh, vectors)
+            self.status.advance(len(batch))
+            bar.update(len(batch))
+        bar.close()
+        self.encoded += len(missing)
+        self.encoding_s += time.perf_counter() - started
+        return out
+
+    def prune(self) -> int:
+        """Age out of the store what recent builds did not use (see ``KEEP_FACTOR``)."""
+        return self.store.prune(max(KEEP_FACTOR * self._asked, MIN_KEPT))

@@ -1,0 +1,81 @@
+"""``/healthz`` and ``/readyz`` while the bot loads (the start server) and once the app serves, and the
+fresh-start path: ``python app.py`` on an empty cache answers (prebuilt index of the bundled glossary)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from bot.messages import t
+from index.embeddings import BuildStatus
+from tests.conftest import REPO, free_port, serving
+from ui.health import StartingServer
+
+#: How long a started app may take to answer before the test gives up (a failure, not a timing claim).
+START_TIMEOUT_S = 600
+
+
+def test_while_loading_healthz_is_ok_and_readyz_says_what_is_built():
+    status = BuildStatus()
+    status.begin("encoding g.yaml")
+    status.expect(100, 40)
+    port = free_port()
+    with StartingServer("127.0.0.1", port, status):
+        base = f"http://127.0.0.1:{port}"
+        assert httpx.get(f"{base}/healthz").json() == {"status": "alive"}
+        ready = httpx.get(f"{base}/readyz")
+        assert ready.status_code == 503
+        assert ready.headers["retry-after"]
+        assert ready.json() == {"ready": False, "reason": status.describe()}
+        assert "40/100 texts" in ready.json()["reason"]
+        page = httpx.get(f"{base}/")
+        assert page.status_code == 503
+        assert t("starting", "en") in page.text
+        assert t("starting", "hi") in page.text
+    with pytest.raises(httpx.ConnectError):  # the port is free again for the app
+        httpx.get(f"{base}/healthz")
+
+
+@pytest.mark.model
+def test_once_serving_readyz_names_the_glossary(bot, settings):
+    with serving(bot, settings) as (url, _):
+        assert httpx.get(f"{url}/healthz").json() == {"status": "alive"}
+        ready = httpx.get(f"{url}/readyz")
+        assert ready.status_code == 200
+        assert ready.json() == {"ready": True, "glossary": str(bot.glossary), "entries": len(bot.glossary)}
+
+
+@pytest.mark.model
+def test_a_fresh_start_on_an_empty_cache_answers(tmp_path):
+    """The first start of a fresh machine (a Space after a restart): empty cache, default settings."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "GLOSSARY_BOT_CACHE_DIR": str(tmp_path / "cache"),
+        "GLOSSARY_BOT_PORT": str(port),
+        "GLOSSARY_BOT_HOST": "127.0.0.1",
+    }
+    started = time.monotonic()
+    app = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        while time.monotonic() - started < START_TIMEOUT_S:
+            assert app.poll() is None, app.stderr.read() if app.stderr else "the app exited"
+            try:
+                if httpx.get(f"{base}/readyz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        answer = httpx.post(f"{base}/api/answer", json={"question": "dropout kya hai?"}, timeout=60).json()
+        print(f"fresh start to first answer: {time.monotonic() - started:.1f} s")
+        assert [c["entry_id"] for c in answer["citations"]][:1] == ["dropout"]
+    finally:
+        app.terminate()
+        app.communicate(timeout=30)
+    assert not (tmp_path / "cache" / "indexes").exists(), "the prebuilt index is served, nothing is built"
