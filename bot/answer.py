@@ -240,9 +240,13 @@ def summary(entry: GlossaryEntry, lang: Side) -> str:
 
 
 def _label_line(label: ConfidenceLabel | None, confidence: float | None, lang: Side) -> str:
-    if label is None or confidence is None:
+    """The label, with the confidence in per cent when it is the reason for the label."""
+    if label is None:
         return ""
-    return f"*{t(f'label_{label}', lang)}* · {t('confidence', lang, percent=round(confidence * 100))}"
+    line = f"*{t(f'label_{label}', lang)}*"
+    if confidence is None:
+        return line
+    return f"{line} · {t('confidence', lang, percent=round(confidence * 100))}"
 
 
 def quick_card(
@@ -478,7 +482,9 @@ def near_miss(
     shown = [h.entry for h in hits[:DECLINE_SUGGESTIONS]]
     text = "\n\n".join(
         [
-            _label_line("closest", confidence, first),
+            # a percentage would read as the confidence in an answer to what was asked; it is the
+            # confidence that the first entry is the nearest, which a near miss already says
+            _label_line("closest", None, first),
             t("near_miss", first, topic=escape_md(topic)),
             _closest_list(shown, lang, glossary),
         ]

@@ -71,6 +71,7 @@ def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], e
 def test_part_of_a_longer_name_is_a_near_miss(bot) -> None:
     part = bot.answer("what is attention")
     assert part.label == "closest" and "*attention*" in part.text
+    assert "%" not in part.text  # no percentage that would read as confidence in an answer to it
     assert bot.answer("what is flash attention").label == "exact"
 
 
