@@ -187,7 +187,7 @@ def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
             related = [
                 gr.Button(visible=False, size="sm", elem_classes="related-term") for _ in range(N_RELATED)
             ]
-        examples = Examples(examples=EXAMPLES, inputs=box, label=t("examples", START))
+        examples = gr.Examples(examples=EXAMPLES, inputs=box, label=t("examples", START))
     chat = Chat(
         chatbot,
         box,
