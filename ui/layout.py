@@ -243,7 +243,11 @@ def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr
     gradio_client, votes and comments, and the conversation kept in the browser."""
     kept = [chat.chatbot, chat.related_state, chat.cited]
     outputs = [chat.box, *kept]
-    asked = [*kept, ui_lang]  # the interface language: the answer's for a bare term name
+    # The interface language, the answer's for a bare term name, as server-side state: API callers of
+    # /chat send the question and history only (a component input would be required of them).
+    answer_lang = gr.State(START)
+    ui_lang.change(callbacks.keep_lang, ui_lang, answer_lang, api_visibility="private")
+    asked = [*kept, answer_lang]
     related_outputs = [chat.related_note, *chat.related]
 
     def then_related(event: Any) -> None:

@@ -140,8 +140,8 @@ class AppSession:
 
     def chat(self, question: str) -> list[dict]:
         """Ask; returns the new messages (question, answer, sources) after checking the history."""
-        # None: the server-side states (related-term labels, cited entries)
-        box, history, *_ = self.call("chat", [question, self.history, None, None])
+        # None: the server-side states (related-term labels, cited entries, interface language)
+        box, history, *_ = self.call("chat", [question, self.history, None, None, None])
         if box != "" or history[: len(self.history)] != self.history:
             raise RuntimeError(f"history came back changed for {question!r}")
         new = history[len(self.history) :]
