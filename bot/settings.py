@@ -15,6 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
 from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
+from index.embeddings import cores
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
 
 #: A Hugging Face Space's persistent storage, when the Space has it: the only folder that outlives
@@ -34,18 +35,14 @@ def _default_host() -> str:
     return "0.0.0.0" if os.environ.get("SPACE_ID") else "127.0.0.1"
 
 
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def _half_the_cores() -> int:
-    return max(1, _cores() // 2)
+    return max(1, cores() // 2)
 
 
 def _two_per_core() -> int:
     """While one answer is in Python (HTTP, JSON, ranking) another can use the core for encoding:
     two per core gave 0.75 of the ideal throughput, one per core 0.65 (benchmarks/RESULTS.md §3)."""
-    return 2 * _cores()
+    return 2 * cores()
 
 
 #: The store's file when ``database_url`` is unset.
