@@ -160,12 +160,7 @@ class Callbacks:
         request: gr.Request,
     ) -> tuple[str, list[dict], list[str], Cited]:
         """Ask the retried message's question again, in place of its answer and all that followed."""
-        return self._ask_again(history, cited, (ui_lang, request), data.index, None) or (
-            "",
-            history,
-            labels,
-            cited,
-        )
+        return self._ask_again(history, labels, cited, (ui_lang, request), data.index, None)
 
     def edit(
         self,
@@ -178,26 +173,22 @@ class Callbacks:
     ) -> tuple[str, list[dict], list[str], Cited]:
         """Ask the edited text in place of the edited question, its answer and all that followed.
         (A handler per event: Gradio fills an event-data parameter only when its type is one class.)"""
-        return self._ask_again(history, cited, (ui_lang, request), data.index, str(data.value)) or (
-            "",
-            history,
-            labels,
-            cited,
-        )
+        return self._ask_again(history, labels, cited, (ui_lang, request), data.index, str(data.value))
 
     def _ask_again(
         self,
         history: list[dict],
+        labels: list[str],
         cited: Cited,
         asker: tuple[Side, gr.Request],
         index: int | tuple[int, int],
         text: str | None,
-    ) -> tuple[str, list[dict], list[str], Cited] | None:
-        """The chat with the question at ``index`` asked again (as ``text`` if edited); None if there is
-        no question there."""
+    ) -> tuple[str, list[dict], list[str], Cited]:
+        """The chat with the question at ``index`` asked again (as ``text`` if edited); unchanged if
+        there is no question there."""
         found = question_at(history, _position(index))
         if found is None:
-            return None
+            return "", history, labels, cited
         ui_lang, request = asker
         question = text if text is not None else found[0]
         return self.respond(question, history[: found[1]], [], cited, request, ui_lang)
