@@ -9,7 +9,7 @@
    from the bundled and CNCF entries, each copy's texts made distinct: full build time and peak
    memory, a one-entry rebuild, query latency, and build encoding speed on 1 and 2 threads.
 
-Results go to ``benchmarks/DEPLOY.md`` (and ``DEPLOY.json``); ``make bench`` runs it after the suite.
+Results go to ``--out`` (default ``benchmarks/DEPLOY.json``); ``make bench`` runs it after the suite.
 """
 
 from __future__ import annotations
