@@ -62,10 +62,14 @@ postgres:
 prepare: install
 	$(BIN)/glossary-bot prepare
 
-# The index and calibration shipped for the bundled glossary (bot/data/prebuilt/, bot/prebuilt.py):
-# after a change of the glossary, the passages recipe, the calibration or the model.
+# The index and calibration shipped for the bundled glossary (bot/data/prebuilt/, bot/search/prebuilt.py):
+# after a change of the glossary, the passages recipe, the calibration or the model. Built with an
+# empty cache: the embedding store may hold vectors a bulk build made with another backend (equal to
+# the serving encoder's at a cosine of 0.9999, not bit for bit), and what ships must be what a fresh
+# machine builds (tests/test_prebuilt.py).
+FRESH_CACHE = GLOSSARY_BOT_CACHE_DIR=$$(mktemp -d)
 prebuilt: install
-	$(BIN)/glossary-bot prebuild
+	$(FRESH_CACHE) $(BIN)/glossary-bot prebuild
 
 # app.py serves the shipped prebuilt index of the bundled glossary, or builds the configured one.
 run: install
@@ -88,10 +92,10 @@ eval: install
 		--save .cache/eval/cncf-hi.json
 	$(BIN)/glossary-bot summary .cache/eval/bundled.json .cache/eval/bundled-no-extras.json .cache/eval/cncf-hi.json
 
-# The calibration small glossaries get (bot/calibration.py MIN_ENTRIES_TO_FIT): fitted on the bundled
+# The calibration small glossaries get (bot/search/calibration.py MIN_ENTRIES_TO_FIT): fitted on the bundled
 # glossary without its project-written paraphrases and aliases.
 default-calibration: install
-	$(BIN)/glossary-bot --no-extras calibrate --save bot/data/default_calibration.json
+	$(FRESH_CACHE) $(BIN)/glossary-bot --no-extras calibrate --save bot/data/default_calibration.json
 
 # 50 concurrent chat sessions x 20 questions against the app on 127.0.0.1 (RELIABILITY.md, "Load").
 bench-load: prepare install-test

@@ -7,9 +7,15 @@
    the glossary hash served);
 3. big: a glossary of ``--entries`` entries (default 5,000, the entry limit) generated at run time
    from the bundled and CNCF entries, each copy's texts made distinct: full build time and peak
-   memory, a one-entry rebuild, query latency, and build encoding speed on 1 and 2 threads.
+   memory, a one-entry rebuild, query latency, and build encoding speed on 1 and 2 threads;
+4. first: a team's first build, whole process (``glossary-bot --glossary G search`` on an empty
+   cache), against its floor measured in the same run: a new process that loads the encoder and
+   encodes one ``term: definition`` text per entry (what the plainest index of the glossary costs),
+   each ``ROUNDS`` times in turns; for the CNCF glossary and each file of ``--first`` (e.g. a CSV).
 
-Results go to ``--out`` (default ``benchmarks/DEPLOY.json``); ``make bench`` runs it after the suite.
+Results are merged into ``--out`` (default ``benchmarks/DEPLOY.json``), each section with the command,
+time and load average of its run (``--label`` names it ``<section>_<label>``); ``make bench`` runs it
+after the suite.
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ QUESTIONS = [
 ]
 #: Rounds of ``QUESTIONS`` (each question numbered, so none is answered from the query cache).
 LATENCY_ROUNDS = 4
+#: Runs of each side of the first-build figure, in turns.
+ROUNDS = 2
 #: Texts encoded per thread count for the encoding-speed figure.
 SPEED_SAMPLE = 64
 #: The fields of an entry whose text a copy varies (so that copies are encoded, not found stored).
@@ -160,9 +168,11 @@ def edit(work: Path) -> dict[str, float]:
     return out
 
 
-def generate(entries: int, folder: Path) -> Path:
+def generate(entries: int, folder: Path, same_texts: bool = False) -> Path:
     """A glossary of ``entries`` entries: the bundled and CNCF entries again and again, each copy's
-    id, terms and texts marked with its number (so every text is new to the encoder)."""
+    id, terms and texts marked with its number (so every text is new to the encoder). ``same_texts``:
+    only the id is marked, so a build encodes each text once (about 1,600 texts at any size) and
+    everything else a build does is measured at full size."""
     sources = []
     for path in [*BUNDLED, CNCF]:
         for entry in yaml.safe_load(path.read_text(encoding="utf-8"))["entries"]:
@@ -175,9 +185,9 @@ def generate(entries: int, folder: Path) -> Path:
         entry = dict(sources[n % len(sources)])
         copy = n // len(sources)
         entry["id"] = f"{entry['id']}-{copy}"
-        for key in ("term", "term_en", "term_hi"):
+        for key in () if same_texts else ("term", "term_en", "term_hi"):
             entry[key] = f"{entry[key]} {copy}"
-        for key in TEXT_FIELDS:
+        for key in () if same_texts else TEXT_FIELDS:
             if entry.get(key):
                 entry[key] = f"{entry[key]} ({copy})"
         entry["source"] = {"document": "generated.txt", "line": n + 1}
@@ -202,10 +212,10 @@ def _child(*args: str, cache: Path, **settings: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def big(work: Path, entries: int) -> dict[str, float]:
-    glossary = generate(entries, work / "big")
+def big(work: Path, entries: int, same_texts: bool = False) -> dict[str, float]:
+    glossary = generate(entries, work / "big", same_texts)
     cache = work / "big-cache"
-    out = {"entries": entries, **_child("load", str(glossary), cache=cache)}
+    out = {"entries": entries, "same_texts": same_texts, **_child("load", str(glossary), cache=cache)}
     _edit(glossary)
     edited = _child("load", str(glossary), cache=cache)
     out["one_entry_rebuild_s"] = edited["load_s"]
@@ -216,12 +226,47 @@ def big(work: Path, entries: int) -> dict[str, float]:
     return out
 
 
+def _floor_s(glossary: Path, cache: Path) -> float:
+    began = time.monotonic()
+    _child("floor", str(glossary), cache=cache)
+    return time.monotonic() - began
+
+
+def first(work: Path, extra: list[Path]) -> dict[str, dict[str, object]]:
+    """A first build from an empty cache against its floor, in turns, for CNCF and each ``extra`` file."""
+    out: dict[str, dict[str, object]] = {}
+    for n, glossary in enumerate([CNCF, *extra]):
+        builds, floors = [], []
+        for r in range(ROUNDS):
+            builds.append(_cli_search(glossary, work / f"first-{n}-{r}"))
+            floors.append(_floor_s(glossary, work / f"floor-{n}-{r}"))
+        build, floor = statistics.median(builds), statistics.median(floors)
+        out["cncf" if glossary == CNCF else glossary.name] = {
+            "file": glossary.name,
+            "build_s": builds,
+            "floor_s": floors,
+            "build_median_s": build,
+            "floor_median_s": floor,
+            "ratio": build / floor,
+        }
+    return out
+
+
 def child(mode: str, glossary: Path, threads: int = 1) -> dict:
-    """Inside a child process: load (and query) the bot, or time encoding on ``threads`` threads."""
+    """Inside a child process: load (and query) the bot, time encoding on ``threads`` threads, or (the
+    first build's floor) load the encoder and encode one ``term: definition`` text per entry."""
     from bot.core import GlossaryBot
     from bot.settings import Settings
 
     settings = Settings(glossary_paths=[glossary])
+    if mode == "floor":
+        from glossary import load_glossary
+        from index.encoders import make_encoder
+
+        entries = load_glossary([glossary]).entries
+        encoder = make_encoder(settings.encoder_backend, settings.cache_dir)
+        encoder.encode_passages([f"{e.term}: {e.definition_en or e.definition_hi}" for e in entries])
+        return {"texts": len(entries)}
     if mode == "speed":
         from glossary import load_glossary
         from index.embeddings import threads as using
@@ -255,7 +300,16 @@ def _peak_mb() -> float:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.deploy", description=__doc__)
     parser.add_argument("--entries", type=int, default=ENTRY_LIMIT, help="Size of the generated glossary.")
-    parser.add_argument("--sections", default="start,edit,big", help="Comma-separated: start, edit, big.")
+    parser.add_argument(
+        "--sections", default="start,edit,big,first", help="Comma-separated: start, edit, big, first."
+    )
+    parser.add_argument(
+        "--same-texts",
+        action="store_true",
+        help="Big: copies share their texts (each encoded once): the rebuild path at full size in minutes.",
+    )
+    parser.add_argument("--first", type=Path, nargs="*", default=[], help="First: files besides CNCF.")
+    parser.add_argument("--label", help="Record each section as <section>_<label>.")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "DEPLOY.json")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -263,18 +317,26 @@ def main(argv: list[str] | None = None) -> None:
         mode, glossary, *rest = args.child
         print(json.dumps(child(mode, Path(glossary), *(int(r) for r in rest))))
         return
-    results: dict[str, object] = {
-        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "cores": os.cpu_count(),
-        "load_average": os.getloadavg()[0],
-    }
+    results = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+    command = " ".join(["python -m benchmarks.deploy", *(argv if argv is not None else sys.argv[1:])])
     with tempfile.TemporaryDirectory(prefix="bench-deploy-") as tmp:
         work = Path(tmp)
-        sections = {"start": start, "edit": edit, "big": lambda w: big(w, args.entries)}
+        sections = {
+            "start": start,
+            "edit": edit,
+            "big": lambda w: big(w, args.entries, args.same_texts),
+            "first": lambda w: first(w, args.first),
+        }
         for section in args.sections.split(","):
             began = time.monotonic()
-            results[section] = sections[section](work)
-            print(f"{section} ({time.monotonic() - began:.0f} s): {json.dumps(results[section])}", flush=True)
+            run = {
+                "command": command,
+                "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "load_average": round(os.getloadavg()[0], 1),
+                **sections[section](work),
+            }
+            results[f"{section}_{args.label}" if args.label else section] = run
+            print(f"{section} ({time.monotonic() - began:.0f} s): {json.dumps(run)}", flush=True)
     args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"written: {args.out}")
 

@@ -24,13 +24,15 @@ from rich.markdown import Markdown
 from typer._click.core import Context  # the Context TyperGroup.invoke is declared with
 from typer.core import TyperGroup
 
-from bot.calibration import FEATURES
 from bot.exitcodes import ExitCode
 from bot.inputs import json_line, scrub
+from bot.search.calibration import FEATURES
 from bot.settings import Settings
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND
 
 log = logging.getLogger(__name__)
+#: Shortest maintainers' password accepted (a guess costs one argon2 hash and is rate-limited).
+MIN_ADMIN_PASSWORD = 12
 
 
 class _Guarded(TyperGroup):
@@ -130,8 +132,8 @@ def ask(
     ] = False,
 ) -> None:
     """Answer a question: readable text (the app's answer with its details), or JSON."""
-    from bot.answer import public_json  # here: the other commands start without it
     from bot.records.answered import record as record_answer
+    from bot.reply.answer import public_json  # here: the other commands start without it
 
     live = _bot().pinned()
     answer = live.answer(scrub(question))
@@ -178,6 +180,25 @@ def report(
         _fail(f"cannot read the store: {exc}", ExitCode.LOAD)
     render = maintainers.to_json if as_json else maintainers.to_csv if as_csv else maintainers.to_markdown
     typer.echo(render(found), nl=False)
+
+
+@app.command("admin-password")
+def admin_password(
+    stdin: Annotated[
+        bool, typer.Option("--stdin", help="Read the password from stdin's first line.")
+    ] = False,
+) -> None:
+    """Make the argon2 hash that turns the maintainers' area (/admin) on: set it as the setting
+    admin_password_hash (e.g. the secret GLOSSARY_BOT_ADMIN_PASSWORD_HASH). The password is not stored."""
+    from argon2 import PasswordHasher
+
+    if stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    if len(password) < MIN_ADMIN_PASSWORD:
+        _fail(f"the password needs at least {MIN_ADMIN_PASSWORD} characters", ExitCode.USAGE)
+    typer.echo(PasswordHasher().hash(password))
 
 
 def _search_record(bot, query: str, k: int) -> dict:
@@ -270,7 +291,7 @@ def build_index() -> None:
 @app.command()
 def prebuild() -> None:
     """Write the index and calibration shipped for the bundled glossary (bot/data/prebuilt/)."""
-    from bot import prebuilt
+    from bot.search import prebuilt
 
     settings = _state["settings"]
     if settings.glossary_paths or not settings.project_extras or settings.encoder_model:

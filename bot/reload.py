@@ -3,15 +3,19 @@
 A daemon thread looks at the configured glossary paths every ``reload_interval_s`` seconds
 (size and modification time of each file, and of each folder and the files in it, so added and
 removed files count too). When something changed it calls ``GlossaryBot.reload``: a good edit is
-swapped in atomically; a broken one is logged as one clear error and the last good glossary stays
-in service until the files change again. The bundled glossary is never watched.
+swapped in atomically; a broken one is logged as one clear error, kept as the watcher's ``refused``
+(shown by ``/readyz``), and the last good glossary stays in service until the files change again.
+The bundled glossary is never watched.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -23,6 +27,25 @@ log = logging.getLogger(__name__)
 
 Outcome = Literal["unchanged", "reloaded", "failed"]
 Signature = tuple[tuple[str, int, int], ...]
+
+
+def files_hash(paths: Sequence[Path]) -> str:
+    """sha256 over the names and bytes of the glossary files (a folder's files in name order), so a
+    refused edit can be told apart from the next one; unreadable files count by name only."""
+    digest = hashlib.sha256()
+    for path in paths:
+        try:
+            files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
+        except OSError:
+            files = [path]
+        for file in files:
+            digest.update(str(file).encode("utf-8", "replace") + b"\0")
+            try:
+                with file.open("rb") as handle:
+                    digest.update(hashlib.file_digest(handle, "sha256").digest())
+            except OSError:
+                digest.update(b"unreadable")
+    return digest.hexdigest()
 
 
 def signature(paths: Sequence[Path]) -> Signature:
@@ -43,6 +66,35 @@ def signature(paths: Sequence[Path]) -> Signature:
     return tuple(seen)
 
 
+@dataclass
+class ReloadHistory:
+    """When the glossary was last swapped in, and the last edit refused with its full report (what
+    the maintainers' area shows; before, a refused edit was visible only in the server log)."""
+
+    last_reload: datetime | None = None
+    last_refused: datetime | None = None
+    refused_report: str | None = None
+    #: sha256 of the refused files (``files_hash``), so a refusal can be told from the next edit.
+    refused_hash: str | None = None
+
+    def reloaded(self) -> None:
+        self.last_reload = datetime.now(UTC)
+
+    def refused(self, report: str, files_sha256: str | None = None) -> None:
+        self.last_refused, self.refused_report = datetime.now(UTC), report
+        self.refused_hash = files_sha256
+
+    def refusal(self) -> dict[str, str] | None:
+        """The last refused edit for ``/readyz`` (kept after a later good edit), or None."""
+        if self.last_refused is None:
+            return None
+        return {
+            "files_sha256": self.refused_hash or "",
+            "message": self.refused_report or "",
+            "at": self.last_refused.isoformat(),
+        }
+
+
 class GlossaryWatcher:
     """Polls a bot's user glossary files and reloads the bot when they change."""
 
@@ -50,6 +102,7 @@ class GlossaryWatcher:
         self.bot = bot
         self.interval_s = interval_s
         self.last_error: str | None = None
+        self.history = ReloadHistory()
         self._paths = list(bot.settings.glossary_paths)
         self._seen = signature(self._paths)
         self._stop = threading.Event()
@@ -76,9 +129,12 @@ class GlossaryWatcher:
             changed = self.bot.reload()
         except (GlossaryError, IndexLayerError, OSError) as exc:
             self.last_error = str(exc)
+            self.history.refused(self.last_error, files_hash(self._paths))
             log.error("glossary edit not loaded, still serving the last good glossary: %s", exc)
             return "failed"
         self.last_error = None
+        if changed:
+            self.history.reloaded()
         return "reloaded" if changed else "unchanged"
 
     def stop(self) -> None:

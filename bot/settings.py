@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
@@ -35,6 +35,21 @@ def _default_host() -> str:
     return "0.0.0.0" if os.environ.get("SPACE_ID") else "127.0.0.1"
 
 
+def _default_frame_ancestors() -> list[str]:
+    """Only the app itself may frame its pages; on a Space also the Space's page, which shows the
+    app in a frame."""
+    return ["'self'", "https://huggingface.co"] if os.environ.get("SPACE_ID") else ["'self'"]
+
+
+def _default_forwarded_allow_ips() -> str:
+    """Whose ``X-Forwarded-For`` is believed: uvicorn's own variable if set; on a Space every request
+    comes through its proxy (nothing else reaches the container), so the forwarded address is the
+    visitor's; elsewhere only a proxy on this machine."""
+    if value := os.environ.get("FORWARDED_ALLOW_IPS"):
+        return value
+    return "*" if os.environ.get("SPACE_ID") else "127.0.0.1,::1"
+
+
 def _half_the_cores() -> int:
     return max(1, cores() // 2)
 
@@ -45,6 +60,11 @@ def _two_per_core() -> int:
     return 2 * cores()
 
 
+#: Every setting's environment variable is this + the field name in capitals.
+ENV_PREFIX = "GLOSSARY_BOT_"
+#: How every argon2 hash begins (argon2-cffi writes argon2id).
+ARGON2_PREFIX = "$argon2"
+
 #: The store's file when ``database_url`` is unset.
 DEFAULT_DATABASE = "records.sqlite3"
 
@@ -52,7 +72,7 @@ DEFAULT_DATABASE = "records.sqlite3"
 class Settings(BaseSettings):
     """Configuration of the glossary bot. Env var = ``GLOSSARY_BOT_`` + field name in capitals."""
 
-    model_config = SettingsConfigDict(env_prefix="GLOSSARY_BOT_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
     glossary_paths: list[Path] = Field(
         default_factory=list,
@@ -118,6 +138,13 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(
         default=2000, ge=10, description="Longer questions are truncated (and the answer says so)."
     )
+    public_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$",
+        description="The app's address as its users reach it (behind a proxy, e.g. "
+        "https://glossary.example.org): copied answers and shared links use it. Unset: the address "
+        "the browser used.",
+    )
     host: str = Field(
         default_factory=_default_host,
         description="Address the Gradio app binds to: 127.0.0.1, or 0.0.0.0 inside a Hugging Face Space.",
@@ -141,9 +168,6 @@ class Settings(BaseSettings):
         default=20, ge=1, description="Votes and comments one chat session may send per minute."
     )
     max_comment_chars: int = Field(default=1000, ge=1, description="Longer comments are cut off.")
-    report_download: bool = Field(
-        default=True, description="Offer the maintainers' report (markdown) as a download in the About tab."
-    )
     feedback_path: Path = Field(
         default=Path("feedback.jsonl"),
         description="The old likes/dislikes file: imported into the store once at start-up, then renamed "
@@ -210,6 +234,92 @@ class Settings(BaseSettings):
         "rest wait (up to queue_max_size) and beyond that get HTTP 503. Default: half the CPU cores "
         "(at least one), so that programs sending long questions leave the chat cores to answer on.",
     )
+    store_timeout_s: float = Field(
+        default=2.0,
+        gt=0,
+        description="Longest wait of one write to the question store: SQLite's busy timeout (another "
+        "process holds the file's lock), PostgreSQL's connect and statement timeouts. Writes run on a "
+        "background thread, so an answer never waits for them.",
+    )
+    store_queue_size: int = Field(
+        default=10_000,
+        ge=1,
+        description="Answers and votes waiting in memory to be written to the store at most; beyond "
+        "that an answer is served but not recorded (logged and counted in /readyz).",
+    )
+    store_retry_s: float = Field(
+        default=1.0,
+        gt=0,
+        description="Seconds between tries of a write the store refused (3 tries, then it is dropped "
+        "and counted); a store that could not be opened is tried again as often.",
+    )
+    vote_wait_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="How long a vote waits to be written before the voter is told it was not saved "
+        "(a vote is confirmed only once it is in the store).",
+    )
+    max_streams_per_client: int = Field(
+        default=128,
+        ge=1,
+        description="Long-lived streams (Gradio's heartbeat and event streams, two per open tab) one "
+        "client address may hold open; more get HTTP 429. A team behind one NAT address shares it "
+        "(at 32, 8 of 80 answers of 40 sessions from one address were lost); behind a proxy, see "
+        "forwarded_allow_ips.",
+    )
+    max_streams: int = Field(
+        default=512,
+        ge=1,
+        description="Long-lived streams open at once in all (more get HTTP 429); never more than half "
+        "the process's file-descriptor limit (ulimit -n), whatever this says.",
+    )
+    stream_idle_s: float = Field(
+        default=900.0,
+        gt=0,
+        description="A stream whose client address has sent no other request for this long is ended.",
+    )
+
+    admin_password_hash: SecretStr | None = Field(
+        default=None,
+        description="Turns the maintainers' area (/admin) on: an argon2 hash of its password, made by "
+        "`glossary-bot admin-password`. Unset: there is no /admin at all.",
+    )
+    admin_session_minutes: float = Field(
+        default=60, gt=0, description="A maintainer's login lasts this long, then the area asks again."
+    )
+    admin_login_attempts: int = Field(
+        default=5,
+        ge=1,
+        description="Wrong passwords accepted per minute, from one address and (times 4) from all "
+        "together; beyond that every login is refused until the minute has passed.",
+    )
+    admin_upload_mb: float = Field(
+        default=MAX_FILE_MB,
+        gt=0,
+        description="Largest glossary file the maintainers' area accepts (MB); the request body limit "
+        "of the public app (max_request_kb) does not apply to that one upload.",
+    )
+    forwarded_allow_ips: str = Field(
+        default_factory=_default_forwarded_allow_ips,
+        description="Proxy addresses whose X-Forwarded-For names the client (uvicorn's "
+        "FORWARDED_ALLOW_IPS): per-client limits (streams, logins) count visitors, not the proxy. "
+        "Default: that variable, else * on a Space (only its proxy reaches the app), else 127.0.0.1,::1.",
+    )
+    frame_ancestors: list[str] = Field(
+        default_factory=_default_frame_ancestors,
+        description="Pages allowed to show the app in a frame (CSP frame-ancestors), e.g. "
+        '["\'self\'", "https://help.example.com"]; default the app itself (and huggingface.co on a Space).',
+    )
+
+    @field_validator("admin_password_hash")
+    @classmethod
+    def _an_argon2_hash(cls, value: SecretStr | None) -> SecretStr | None:
+        """A password put here by mistake, or a hash of another kind, would never let anyone in."""
+        if value is not None and not value.get_secret_value().startswith(ARGON2_PREFIX):
+            raise ValueError(
+                "admin_password_hash must be an argon2 hash: make one with `glossary-bot admin-password`"
+            )
+        return value
 
     @property
     def database(self) -> str:

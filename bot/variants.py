@@ -7,7 +7,7 @@ glossary, "default weights" the untuned RetrievalOptions, so the fit's own gain 
 from __future__ import annotations
 
 from bot.core import GlossaryBot
-from bot.retrieval import RetrievalOptions, Retriever
+from bot.search.retrieval import RetrievalOptions, Retriever
 from index.passages import blob_passages
 from index.store import VectorIndex
 

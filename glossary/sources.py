@@ -40,10 +40,27 @@ def source_lines(document: str) -> tuple[str, ...] | None:
     return tuple(data.decode("utf-8").splitlines())
 
 
-def excerpt(document: str, line: int, context: int = CONTEXT_LINES) -> list[tuple[int, str]] | None:
-    """(number, text) of the lines around ``line`` (None when the document's text is not shipped)."""
+def excerpt(
+    document: str, line: int, last: int | None = None, context: int = CONTEXT_LINES
+) -> list[tuple[int, str]] | None:
+    """(number, text) of the lines from ``context`` before ``line`` to ``context`` after ``last``
+    (the cited entry's last line; ``line`` itself when not given). None when the document's text is
+    not shipped."""
     lines = source_lines(document)
     if lines is None or not 1 <= line <= len(lines):
         return None
-    start, end = max(1, line - context), min(len(lines), line + context)
+    last = min(max(line, last or line), len(lines))
+    start, end = max(1, line - context), min(len(lines), last + context)
     return [(n, lines[n - 1]) for n in range(start, end + 1)]
+
+
+def entry_end(document: str, line: int, texts: list[str], next_heading: int | None) -> int:
+    """The last line of the entry whose heading is at ``line``: the last line before the next entry's
+    heading that holds one of the entry's own ``texts`` (a seed writes an entry's fields one a line,
+    and a table or FAQ may follow the last entry). ``line`` when the text is not shipped."""
+    lines = source_lines(document)
+    if lines is None:
+        return line
+    stop = min(next_heading or len(lines) + 1, len(lines) + 1)
+    own = [n for n in range(line + 1, stop) if any(t and t in lines[n - 1] for t in texts)]
+    return max(own, default=line)

@@ -35,6 +35,10 @@ CANDIDATES = 1024
 #: k-means sees this many training vectors per cell (faiss warns below 39).
 TRAIN_PER_CELL = 40
 SEED = 1234
+#: A new IVF index takes the trained cells of an earlier one (of the same encoder and recipe) whose
+#: row count differs by at most this share: an edit moves a few vectors, and k-means over all of them
+#: again costs seconds at 62k rows for cells that would hardly move.
+REUSE_CELLS_SHARE = 0.1
 
 
 def kind_for(n_rows: int, threshold: int = DEFAULT_THRESHOLD) -> Kind:
@@ -50,13 +54,31 @@ def n_cells(n_rows: int) -> int:
     return max(1, round(2 * math.sqrt(n_rows)))
 
 
-def make_index(vectors: np.ndarray, threshold: int = DEFAULT_THRESHOLD, nprobe: int = DEFAULT_NPROBE):
-    """An index holding ``vectors`` (L2-normalised float32 rows), exact or IVF by their number."""
+def can_reuse_cells(trained: faiss.Index | None, n_rows: int, dim: int) -> bool:
+    """Whether ``trained`` is an IVF index whose cells suit ``n_rows`` vectors of ``dim`` dimensions."""
+    return (
+        isinstance(trained, faiss.IndexIVF)
+        and trained.d == dim
+        and abs(trained.ntotal - n_rows) <= REUSE_CELLS_SHARE * n_rows
+    )
+
+
+def make_index(
+    vectors: np.ndarray,
+    threshold: int = DEFAULT_THRESHOLD,
+    nprobe: int = DEFAULT_NPROBE,
+    trained: faiss.Index | None = None,
+):
+    """An index holding ``vectors`` (L2-normalised float32 rows), exact or IVF by their number; an IVF
+    one takes the cells of ``trained`` when they suit (``can_reuse_cells``), else trains its own."""
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     n, dim = vectors.shape
     index: faiss.Index
     if kind_for(n, threshold) == "flat":
         index = faiss.IndexFlatIP(dim)
+    elif trained is not None and can_reuse_cells(trained, n, dim):
+        index = faiss.clone_index(trained)
+        index.reset()  # the cells stay, their vectors go
     else:
         cells = n_cells(n)
         index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, cells, faiss.METRIC_INNER_PRODUCT)

@@ -31,6 +31,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from tqdm import tqdm
 
+from index.bulk import MIN_TEXTS as BULK_MIN_TEXTS
 from index.encoders.base import Encoder
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,8 @@ log = logging.getLogger(__name__)
 STORE_FILE = "embeddings.sqlite3"
 #: Texts encoded per call during a build: enough for the engines to spread over the cores.
 BUILD_BATCH = 32
-#: Keys per SQL statement (SQLite allows 32766 variables since 3.32).
-_LOOKUP_CHUNK = 500
+#: A stored vector's last use is recorded to this precision (pruning keeps what recent builds used).
+_USED_RESOLUTION_S = 3600.0
 #: How long a builder waits for another one's write transaction before giving up on the store.
 _BUSY_TIMEOUT_S = 30.0
 #: After a build the store keeps at most this many times the vectors that build used (the most
@@ -79,27 +80,35 @@ class EmbeddingStore:
         return self._opened
 
     def lookup(self, encoder_id: str, prompt: str, texts: Sequence[str], dim: int) -> list[np.ndarray | None]:
-        """The stored vector of each text, None where there is none (or the store is unusable)."""
+        """The stored vector of each text, None where there is none (or the store is unusable).
+
+        One pass: the wanted keys go into a temporary table joined with the vectors (a 5,000-entry
+        glossary asks for 62k keys: chunked ``IN`` lists cost a query plan and a B-tree descent per
+        chunk). Vectors not marked used for ``_USED_RESOLUTION_S`` are marked now, so that builds in
+        quick succession (edits) do not rewrite every row's timestamp.
+        """
         if not self._usable:
             return [None] * len(texts)
         keys = [digest(t) for t in texts]
         found: dict[bytes, np.ndarray] = {}
         now = time.time()
+        size = dim * np.dtype(np.float32).itemsize
         try:
             with closing(self._connect()) as db, db:
-                for start in range(0, len(keys), _LOOKUP_CHUNK):
-                    chunk = keys[start : start + _LOOKUP_CHUNK]
-                    marks = ",".join("?" * len(chunk))
-                    where = f"encoder = ? AND prompt = ? AND digest IN ({marks})"
-                    rows = db.execute(
-                        f"SELECT digest, vector FROM vectors WHERE {where}", (encoder_id, prompt, *chunk)
-                    )
-                    for key, blob in rows:
-                        if len(blob) == dim * np.dtype(np.float32).itemsize:  # a wrong size is ignored
-                            found[key] = np.frombuffer(blob, dtype=np.float32)
-                    db.execute(
-                        f"UPDATE vectors SET used = ? WHERE {where}", (now, encoder_id, prompt, *chunk)
-                    )
+                db.execute("CREATE TEMP TABLE wanted (digest BLOB PRIMARY KEY) WITHOUT ROWID")
+                db.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((k,) for k in keys))
+                rows = db.execute(
+                    "SELECT v.digest, v.vector FROM wanted w CROSS JOIN vectors v "
+                    "ON v.encoder = ? AND v.prompt = ? AND v.digest = w.digest",
+                    (encoder_id, prompt),
+                )
+                # a vector of the wrong size is ignored
+                found = {k: np.frombuffer(blob, dtype=np.float32) for k, blob in rows if len(blob) == size}
+                db.execute(
+                    "UPDATE vectors SET used = ? WHERE encoder = ? AND prompt = ? AND used < ? "
+                    "AND digest IN (SELECT digest FROM wanted)",
+                    (now, encoder_id, prompt, now - _USED_RESOLUTION_S),
+                )
         except sqlite3.Error as exc:
             self._give_up(exc)
         return [found.get(k) for k in keys]
@@ -198,17 +207,21 @@ def threads(encoder: Encoder, count: int) -> Iterator[None]:
 
 @dataclass
 class BuildStatus:
-    """What a build is doing now, for people waiting on it (start page, ``/readyz``, the log)."""
+    """What a build is doing now, for people waiting on it (start page, ``/readyz``, the log): texts
+    done of those known so far, and the time left at the rate texts have been encoded since the
+    stage began."""
 
     stage: str = "starting"
     done: int = 0
     total: int = 0
     from_store: int = 0
+    _began: float = field(default_factory=time.monotonic, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def begin(self, stage: str) -> None:
         with self._lock:
             self.stage, self.done, self.total, self.from_store = stage, 0, 0, 0
+            self._began = time.monotonic()
 
     def expect(self, texts: int, stored: int) -> None:
         with self._lock:
@@ -220,20 +233,45 @@ class BuildStatus:
         with self._lock:
             self.done += texts
 
+    def seconds_left(self) -> float | None:
+        """Time left at the encoding rate so far; None before the first batch is encoded."""
+        with self._lock:
+            encoded = self.done - self.from_store
+            if encoded <= 0:
+                return None
+            rate = encoded / max(time.monotonic() - self._began, 1e-6)
+            return (self.total - self.done) / rate
+
     def describe(self) -> str:
+        left = self.seconds_left()
         with self._lock:
             if not self.total:
                 return self.stage
-            return f"{self.stage}: {self.done}/{self.total} texts ({self.from_store} already encoded)"
+            text = f"{self.stage}: {self.done}/{self.total} texts ({self.from_store} already encoded)"
+        return text if left is None else f"{text}, about {_duration(left)} left"
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    return f"{seconds} s" if seconds < 120 else f"{round(seconds / 60)} min"
 
 
 class BuildEncoder:
     """The serving encoder as index builds and calibration use it (see the module docstring)."""
 
     def __init__(
-        self, inner: Encoder, store: EmbeddingStore, status: BuildStatus, progress: bool = False
+        self,
+        inner: Encoder,
+        store: EmbeddingStore,
+        status: BuildStatus,
+        progress: bool = False,
+        bulk: Callable[[], Encoder | None] | None = None,
     ) -> None:
+        """``bulk``: gives an encoder that matches ``inner`` and is faster in batches (or None), for
+        calls with at least ``bulk_min_texts`` texts to encode (``index.bulk``)."""
         self.inner = inner
+        self.bulk = bulk
+        self.bulk_min_texts = BULK_MIN_TEXTS
         self.id: str = inner.id
         self.dim: int = inner.dim
         self.store = store
@@ -251,35 +289,35 @@ class BuildEncoder:
         return self._encode(texts, "passage", self.inner.encode_passages)
 
     def _encode(self, texts: list[str], prompt: str, encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        """Stored vectors, and the rest encoded once per distinct text (entries may share a text),
+        shortest first so that each batch is of like lengths (padding backends pad little)."""
         self._asked += len(texts)
-        stored = self.store.lookup(self.id, prompt, texts, self.dim)
-        missing = [i for i, v in enumerate(stored) if v is None]
-        for i, vector in enumerate(stored):
-            if vector is not None:
-                out[i] = vector
-        self.status.expect(len(texts), len(texts) - len(missing))
+        unique = list(dict.fromkeys(texts))
+        stored = self.store.lookup(self.id, prompt, unique, self.dim)
+        found = {t: v for t, v in zip(unique, stored, strict=True) if v is not None}
+        missing = sorted((t for t in unique if t not in found), key=len)
+        self.status.expect(len(unique), len(found))
         if missing:
             log.info(
-                "%s: %d texts to encode, %d already encoded",
-                self.status.stage,
-                len(missing),
-                len(texts) - len(missing),
+                "%s: %d texts to encode, %d already encoded", self.status.stage, len(missing), len(found)
             )
+        if self.bulk is not None and len(missing) >= self.bulk_min_texts and (faster := self.bulk()):
+            encode = faster.encode_queries if prompt == "query" else faster.encode_passages
         bar = tqdm(total=len(missing), desc=self.status.stage, unit="text", disable=not self.progress)
         started = time.perf_counter()
         for start in range(0, len(missing), BUILD_BATCH):
-            batch = missing[start : start + BUILD_BATCH]
-            fresh = [texts[i] for i in batch]
+            fresh = missing[start : start + BUILD_BATCH]
             vectors = encode(fresh)
-            out[batch] = vectors
+            found.update(zip(fresh, vectors, strict=True))
             self.store.add(self.id, prompt, fresh, vectors)
-            self.status.advance(len(batch))
-            bar.update(len(batch))
+            self.status.advance(len(fresh))
+            bar.update(len(fresh))
         bar.close()
         self.encoded += len(missing)
         self.encoding_s += time.perf_counter() - started
-        return out
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
 
     def prune(self) -> int:
         """Age out of the store what recent builds did not use (see ``KEEP_FACTOR``)."""

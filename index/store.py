@@ -16,6 +16,7 @@ index of the other kind (the threshold changed) is rebuilt.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ KEY_HEX_DIGITS = 20
 #: The folder name of a saved index (``index_key``).
 INDEX_NAME = f"index-[0-9a-f]{{{KEY_HEX_DIGITS}}}"
 pruning.register("indexes", INDEX_DIR, INDEX_NAME)
+#: Saved indexes looked at for trained IVF cells to reuse, most recently used first.
+RECENT_SCANNED = 3
 
 
 class Row(BaseModel):
@@ -117,8 +120,10 @@ class VectorIndex:
         recipe: str,
         ann_threshold: int = ann.DEFAULT_THRESHOLD,
         nprobe: int = ann.DEFAULT_NPROBE,
+        trained: faiss.Index | None = None,
     ) -> VectorIndex:
-        """Encode every passage (one call per prompt: a build encoder batches, stores and reports)."""
+        """Encode every passage (one call per prompt: a build encoder batches, stores and reports);
+        ``trained``: an earlier IVF index whose cells may be reused (``ann.make_index``)."""
         vectors = np.zeros((len(passages), encoder.dim), dtype=np.float32)
         for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
             # Sorted by length: padding backends then pad little in each batch (rows keep their slots).
@@ -127,7 +132,7 @@ class VectorIndex:
             )
             if rows:
                 vectors[rows] = encode([passages[i].text for i in rows])
-        index = ann.make_index(vectors, ann_threshold, nprobe)
+        index = ann.make_index(vectors, ann_threshold, nprobe, trained)
         manifest = Manifest(
             format_version=FORMAT_VERSION,
             glossary_hash=glossary_hash,
@@ -202,9 +207,8 @@ def load_or_build(
     want = Wanted.of(passages, glossary_hash, encoder, recipe, ann_threshold, nprobe)
 
     def build(work: Path, notes: dict[str, object]) -> VectorIndex:
-        built = VectorIndex.build(
-            passages, encoder, glossary_hash, recipe, ann_threshold=ann_threshold, nprobe=nprobe
-        )
+        trained = _recent_ivf(folder, encoder.id, recipe) if want.kind == "ivf" else None
+        built = VectorIndex.build(passages, encoder, glossary_hash, recipe, ann_threshold, nprobe, trained)
         built.save(work)
         return built
 
@@ -216,9 +220,26 @@ def load_or_build(
     return load_or_publish(artifact, want.load, build, rebuild=rebuild, fallback=True)
 
 
+def _recent_ivf(folder: Path, encoder_id: str, recipe: str) -> faiss.Index | None:
+    """The most recently used saved IVF index of this encoder and recipe (for its trained cells)."""
+    saved = sorted(folder.glob("index-*/"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for candidate in saved[:RECENT_SCANNED]:
+        try:
+            manifest = json.loads((candidate / MANIFEST_FILE).read_bytes())
+            if (manifest.get("encoder_id"), manifest.get("recipe"), manifest.get("index_kind")) == (
+                encoder_id,
+                recipe,
+                "ivf",
+            ):
+                return VectorIndex.load(candidate).faiss_index
+        except (OSError, ValueError, IndexStoreError):
+            continue
+    return None
+
+
 @dataclass(frozen=True)
 class Wanted:
-    """What a saved index must describe to be served (from the cache, or shipped: bot/prebuilt.py)."""
+    """What a saved index must describe to be served (from the cache, or shipped: bot/search/prebuilt.py)."""
 
     glossary_hash: str
     encoder_id: str

@@ -44,15 +44,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(bot, settings, **updates) -> Iterator[tuple[str, object]]:
+def serving(bot, settings, history=None, **updates) -> Iterator[tuple[str, object]]:
     """The app for ``bot`` on a free loopback port (``updates`` override settings; the question store
-    is a fresh SQLite file unless ``database_url`` is given); yields (url, settings)."""
+    is a fresh SQLite file unless ``database_url`` is given; ``history``: a watcher's reload history,
+    whose refusals show in ``/readyz``); yields (url, settings)."""
     from ui.serve import serve
 
     with tempfile.TemporaryDirectory(prefix="glossary-bot-store-") as folder:
         fresh = {"database_url": f"sqlite:///{folder}/records.sqlite3"}
         config = settings.model_copy(update={"host": "127.0.0.1", "port": free_port(), **fresh, **updates})
-        demo = serve(bot, config, prevent_thread_lock=True, quiet=True)
+        demo = serve(bot, config, history=history, prevent_thread_lock=True, quiet=True)
         try:
             yield f"http://127.0.0.1:{config.port}", config
         finally:

@@ -98,3 +98,29 @@ def test_bot_builds_the_index_kind_its_settings_ask_for(tmp_path):
     settings = Settings(cache_dir=tmp_path, ann_threshold=1000, ann_nprobe=7)
     approx = GlossaryBot.load(settings, encoder=enc).retriever.vectors
     assert approx.manifest.index_kind == "ivf" and approx.faiss_index.nprobe == 7
+
+
+def _centroids(index) -> np.ndarray:
+    return index.quantizer.reconstruct_n(0, index.nlist)
+
+
+def test_an_ivf_index_takes_the_trained_cells_of_a_similar_one():
+    first = ann.make_index(unit_rows(2000), threshold=100)
+    edited = unit_rows(2000, seed=5)  # other vectors, as many of them
+    second = ann.make_index(edited, threshold=100, trained=first)
+    assert np.array_equal(_centroids(second), _centroids(first)), "cells reused, not trained again"
+    assert second.ntotal == 2000 and first.ntotal == 2000, "the earlier index keeps its own vectors"
+    sims, rows = ann.top_k(second, edited[:1], 1)
+    assert rows[0][0] == 0 and sims[0][0] == pytest.approx(1.0, abs=1e-5)
+    grown = ann.make_index(unit_rows(3000, seed=6), threshold=100, trained=first)
+    assert grown.nlist == ann.n_cells(3000), "a glossary half as big again is trained afresh"
+
+
+def test_a_rebuild_reuses_the_cells_of_the_saved_index(tmp_path):
+    enc = FakeEncoder()
+    texts = [f"text number {i}" for i in range(600)]
+    passages = [Passage(entry_id=f"e{i}", field="definition_en", text=t) for i, t in enumerate(texts)]
+    first = load_or_build(tmp_path, passages, enc, "g1", "r", ann_threshold=500)
+    edited = [*passages[:-1], Passage(entry_id="e599", field="definition_en", text="an edited text")]
+    second = load_or_build(tmp_path, edited, enc, "g2", "r", ann_threshold=500)
+    assert np.array_equal(_centroids(second.faiss_index), _centroids(first.faiss_index))

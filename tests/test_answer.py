@@ -9,9 +9,15 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import answer as ans
-from bot.dialogue import CitationIndex, named_entry
-from bot.retrieval import Hit
+from bot.markdown import cited_sources, escape_md, unescape_md
+from bot.reply.answer import EXACT_CONFIDENCE, Answer, confidence_label
+from bot.reply.cards import MAX_RELATED, detail_card, entry_card, fields, first_sentence, quick_card
+from bot.reply.comparison import compare, comparison_card
+from bot.reply.decline import decline
+from bot.reply.follow_up import aspect_card
+from bot.search.names import named_entry
+from bot.search.retrieval import Hit
+from bot.understand.dialogue import CitationIndex
 from glossary import load_glossary
 from tests.markdown import render
 
@@ -21,7 +27,7 @@ def glossary():
     return load_glossary()
 
 
-def _chat(bot, glossary, *questions: str) -> tuple[list[dict], ans.Answer]:
+def _chat(bot, glossary, *questions: str) -> tuple[list[dict], Answer]:
     """Ask questions in turn, keeping the history the app would keep; return it and the last answer."""
     from ui.callbacks import reply_messages, user_message
 
@@ -60,7 +66,7 @@ _AUTOLINKABLE = regex.compile(r"(?i)(?<!\\)(?:[a-z]://|\bwww\.|\w@\w)")
 
 
 def _renders_as_itself(text: str) -> None:
-    escaped = ans.escape_md(text)
+    escaped = escape_md(text)
     rendered = render(escaped)
     assert not _MARKUP.search(rendered), rendered
     plain = html.unescape(rendered.removeprefix("<p>").removesuffix("</p>\n"))
@@ -81,12 +87,12 @@ def test_any_text_renders_as_itself(text):
 
 @given(st.text())
 def test_escape_round_trips_up_to_whitespace(text):
-    assert ans.unescape_md(ans.escape_md(text)) == " ".join(text.split())
+    assert unescape_md(escape_md(text)) == " ".join(text.split())
 
 
 def test_glossary_text_is_escaped_in_cards(glossary):
     entry = glossary.get("dropout").model_copy(update={"definition_en": "<b>bold</b> https://evil.example"})
-    card = ans.entry_card(entry, "en", glossary)
+    card = entry_card(entry, "en", glossary)
     assert "<b" not in render(card).replace("<blockquote", "") and "evil.example</a>" not in render(card)
 
 
@@ -95,13 +101,13 @@ def test_glossary_text_is_escaped_in_cards(glossary):
 
 def test_english_card_leads_with_the_first_sentence_and_keeps_hindi_for_details(glossary):
     entry = glossary.get("gradient-clipping")
-    quick = ans.quick_card(entry, "en", glossary)
-    details = ans.detail_card(entry, "en")
+    quick = quick_card(entry, "en", glossary)
+    details = detail_card(entry, "en")
     assert quick.startswith(f"### {entry.term_en} · {entry.term_hi}")
-    assert f"**{ans.escape_md(ans.first_sentence(entry.definition_en)[0])}**" in quick
+    assert f"**{escape_md(first_sentence(entry.definition_en)[0])}**" in quick
     assert entry.definition_hi not in quick and entry.usage_en not in quick
     for text in (entry.usage_en, entry.example_en, entry.definition_hi, entry.usage_hi, entry.example_hi):
-        assert ans.escape_md(text) in details
+        assert escape_md(text) in details
     assert f"[{glossary.title(entry.source.document)}, line {entry.source.line}](source/" in quick
     assert "<" not in quick + details  # no HTML: copied into tickets as it is
 
@@ -109,21 +115,21 @@ def test_english_card_leads_with_the_first_sentence_and_keeps_hindi_for_details(
 @pytest.mark.parametrize("lang", ["hi", "hinglish", "mixed"])
 def test_hindi_card_puts_hindi_first_and_english_in_details(glossary, lang):
     entry = glossary.get("dropout")
-    quick, details = ans.quick_card(entry, lang, glossary), ans.detail_card(entry, lang)
+    quick, details = quick_card(entry, lang, glossary), detail_card(entry, lang)
     assert quick.startswith(f"### {entry.term_hi} · {entry.term_en}")
-    assert ans.escape_md(entry.definition_en) in details and entry.definition_en not in quick
+    assert escape_md(entry.definition_en) in details and entry.definition_en not in quick
     assert f"पंक्ति {entry.source.line}" in quick
 
 
 def test_card_shows_caution_notes_in_both_languages(glossary):
     entry = glossary.get("learning-rate")
-    card = ans.entry_card(entry, "en", glossary)
-    assert f"**Caution:** {ans.escape_md(entry.notes_en[0])}" in card
-    assert f"**सावधानी:** {ans.escape_md(entry.notes_hi[0])}" in card
+    card = entry_card(entry, "en", glossary)
+    assert f"**Caution:** {escape_md(entry.notes_en[0])}" in card
+    assert f"**सावधानी:** {escape_md(entry.notes_hi[0])}" in card
 
 
 def test_card_without_usage_or_example_skips_them(glossary):
-    card = ans.entry_card(glossary.get("lora"), "en", glossary)
+    card = entry_card(glossary.get("lora"), "en", glossary)
     assert "Usage" not in card and "Example" not in card
 
 
@@ -131,21 +137,21 @@ def test_citation_is_read_back_to_the_entry(glossary):
     index = CitationIndex(glossary.entries)
     for entry in glossary.entries:
         for lang in ("en", "hi"):
-            assert [index[c] for c in ans.cited_sources(ans.quick_card(entry, lang, glossary))] == [entry.id]
+            assert [index[c] for c in cited_sources(quick_card(entry, lang, glossary))] == [entry.id]
 
 
 def test_aspect_card_without_an_example_says_so(glossary):
-    text = ans.aspect_card(glossary.get("lora"), "example", "en", glossary)
+    text = aspect_card(glossary.get("lora"), "example", "en", glossary)
     assert "gives no example" in text
-    assert ans.escape_md(ans.first_sentence(glossary.get("lora").definition_en)[0]) in text
+    assert escape_md(first_sentence(glossary.get("lora").definition_en)[0]) in text
 
 
 @pytest.mark.parametrize(
     ("confidence", "label"),
-    [(0.95, "exact"), (ans.EXACT_CONFIDENCE, "exact"), (0.5, "likely"), (0.1, "closest")],
+    [(0.95, "exact"), (EXACT_CONFIDENCE, "exact"), (0.5, "likely"), (0.1, "closest")],
 )
 def test_confidence_labels(confidence, label):
-    assert ans.confidence_label(confidence) == label
+    assert confidence_label(confidence) == label
 
 
 # --- comparisons --------------------------------------------------------------------------------
@@ -157,30 +163,29 @@ def test_comparison_table_rows_and_source_table(glossary):
         Hit(entry=e, score=1.0, rank=i, similarity=0, lexical=0, name_match=1)
         for i, e in enumerate([batch, epoch])
     ]
-    answer = ans.compare(hits, 2, "en", glossary)
+    answer = compare(hits, 2, "en", glossary)
     english = answer.text
     assert english.startswith("### Batch vs Epoch")
     for row in ("Definition", "Usage", "Example", "Category", "Source"):
         assert f"| **{row}** |" in english
     assert (
-        f"| **Definition** | {ans.escape_md(batch.definition_en)} | {ans.escape_md(epoch.definition_en)} |"
-        in english
+        f"| **Definition** | {escape_md(batch.definition_en)} | {escape_md(epoch.definition_en)} |" in english
     )
     table = glossary.tables[0]
-    assert ans.escape_md(table.caption_hi) in answer.details
-    assert all(ans.escape_md(row[1]) in answer.details for row in table.rows)
+    assert escape_md(table.caption_hi) in answer.details
+    assert all(escape_md(row[1]) in answer.details for row in table.rows)
 
 
 def test_comparison_drops_rows_empty_on_every_side(glossary):
     sides = [glossary.get("lora"), glossary.get("peft")]
-    card = ans.comparison_card(sides, "en", glossary)
-    empty = [k for k in ("usage", "example") if not any(ans.fields(e, "hi")[k] for e in sides)]
+    card = comparison_card(sides, "en", glossary)
+    empty = [k for k in ("usage", "example") if not any(fields(e, "hi")[k] for e in sides)]
     assert empty, "the test needs two entries without usage or example"
     assert all(f"**{k.title()}**" not in card for k in empty)
 
 
 def test_comparison_outside_the_source_table_has_no_table(glossary):
-    card = ans.comparison_card([glossary.get("batch"), glossary.get("dropout")], "hi", glossary)
+    card = comparison_card([glossary.get("batch"), glossary.get("dropout")], "hi", glossary)
     assert glossary.tables[0].caption_hi not in card
     assert card.startswith("### बैच बनाम ड्रॉपआउट")
 
@@ -204,7 +209,7 @@ def test_bot_compares_side_by_side(bot, question, lang_first):
 def test_bot_offers_related_terms(bot):
     reply = bot.answer("What is gradient clipping?")
     entry = bot.glossary.get("gradient-clipping")
-    assert 2 <= len(reply.related) <= ans.MAX_RELATED
+    assert 2 <= len(reply.related) <= MAX_RELATED
     assert reply.related[0] == entry.related[0]
     assert "gradient-clipping" not in reply.related
 
@@ -240,7 +245,7 @@ def test_follow_up_language_switch_re_renders_the_previous_answer(bot, glossary)
     hindi = bot.answer("in Hindi please", history)
     assert hindi.entry_ids == english.entry_ids and hindi.lang == "hi"
     assert hindi.text.startswith(
-        ans.quick_card(glossary.get("gradient-clipping"), "hi", glossary).split("\n\n")[0]
+        quick_card(glossary.get("gradient-clipping"), "hi", glossary).split("\n\n")[0]
     )
     _, back = _chat(bot, glossary, "What is gradient clipping?", "in Hindi please", "in English")
     assert back.text == english.text
@@ -283,6 +288,6 @@ def test_bad_input_gets_an_answer_not_an_error(bot, question):
 @pytest.mark.model
 def test_decline_lists_nearest_terms(bot):
     hits = bot.search("dropout", 2)
-    text = ans.decline(hits, "hi").text
+    text = decline(hits, "hi").text
     assert text.startswith("यह शब्दावली इस प्रश्न को कवर नहीं करती।")
     assert hits[0].entry.term_hi in text

@@ -13,9 +13,10 @@ import pytest
 import regex
 from typer.testing import CliRunner
 
-from bot import answer as answer_module
 from bot import cli
+from bot import markdown as answer_module
 from bot.records import Store
+from bot.records.writer import Recorder
 from tests.conftest import serving
 from tests.markdown import render
 from ui import admission, callbacks
@@ -110,12 +111,14 @@ def test_chat_follows_up_from_the_recorded_entries_whatever_the_citation_says(cl
 @pytest.mark.model
 def test_respond_records_the_cited_entries(bot, settings, tmp_path):
     store = Store.open(f"sqlite:///{tmp_path}/r.sqlite3")
-    app = callbacks.Callbacks(bot, settings, store)
+    recorder = Recorder.over(store)
+    app = callbacks.Callbacks(bot, settings, recorder)
     session = gr.Request(session_hash="s")
     _, history, labels, cited = app.respond("What is dropout?", [], [], {}, session)
     assert cited == {history[1]["content"]: ["dropout"]}
     _, history, _, cited = app.respond("give me an example", history, labels, cited, session)
     assert list(cited.values()) == [["dropout"], ["dropout"]] and "Example" in history[-2]["content"]
+    assert recorder.flush(10)  # answers are written off the request path
     rows = store.answers_between(None, None)
     assert [(r["question"], r["kind"], r["entry_ids"], r["channel"]) for r in rows] == [
         ("What is dropout?", "answer", ["dropout"], "chat"),
@@ -130,7 +133,7 @@ def test_interface_language_answers_a_bare_term_name(bot, settings, tmp_path):
     """A bare "dropout" is answered in the interface language; a question with words of its own
     language keeps that language whatever the interface's."""
     store = Store.open(f"sqlite:///{tmp_path}/r.sqlite3")
-    respond = callbacks.Callbacks(bot, settings, store).respond
+    respond = callbacks.Callbacks(bot, settings, Recorder.over(store)).respond
     session = gr.Request(session_hash="s")
     dropout = bot.glossary.get("dropout")
     names = {"hi": dropout.term_hi, "en": dropout.term_en}

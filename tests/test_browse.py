@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.browse import ALL, filtered
-from bot.lexical import LexicalIndex
+from bot.lookup.browse import ALL, filtered
+from bot.search.lexical import LexicalIndex
 from glossary import load_glossary
 
 

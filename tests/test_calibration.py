@@ -8,9 +8,10 @@ import hashlib
 import numpy as np
 import pytest
 
-from bot import calibration, evaluation, pseudo
-from bot.retrieval import Retriever
-from bot.text import tokens
+from bot import evaluation
+from bot.search import calibration, pseudo
+from bot.search.retrieval import Retriever
+from bot.understand.text import tokens
 from glossary import load_glossary
 from index.passages import glossary_passages
 from index.store import VectorIndex
@@ -169,3 +170,35 @@ def test_the_shipped_calibration_is_what_fitting_the_bundled_glossary_gives(sett
     assert fitted.questions == shipped.questions
     assert fitted.threshold == pytest.approx(shipped.threshold, abs=1e-6)
     assert fitted.correct.coef == pytest.approx(shipped.correct.coef, abs=1e-6)
+
+
+def _edited(entries, count: int) -> Retriever:
+    """A retriever over ``entries`` with the first ``count`` definitions edited (new vectors too)."""
+    changed = [
+        e.model_copy(update={"definition_en": f"{e.definition_en} Edited."}) if i < count else e
+        for i, e in enumerate(entries)
+    ]
+    encoder = HashEncoder()
+    return Retriever(changed, encoder, VectorIndex.build(glossary_passages(changed), encoder, "h2", "r"))
+
+
+def test_a_fit_is_kept_when_few_entries_changed(retriever, entries, tmp_path):
+    fitted = calibration.load_or_fit(tmp_path, "index-a", retriever)
+    few = int(calibration.REFIT_SHARE * len(entries))
+    edited = _edited(entries, few)
+    calls = edited.encoder.calls
+    kept = calibration.load_or_fit(tmp_path, "index-b", edited)
+    assert kept == fitted and edited.encoder.calls == calls, "kept: no pseudo-question encoded"
+    # the kept fit is published with the basis it was fitted on, so edits cannot drift past the share
+    again = _edited(entries, few + 1)
+    calls = again.encoder.calls
+    calibration.load_or_fit(tmp_path, "index-c", again)
+    assert again.encoder.calls > calls, "more than REFIT_SHARE since the fit: refitted"
+
+
+def test_a_fit_for_another_encoder_or_recipe_is_not_kept():
+    basis = calibration.Basis(encoder_id="a", recipe="r", entries={"x": "1"})
+    assert basis.changed_share(basis) == 0.0
+    assert basis.changed_share(basis.model_copy(update={"encoder_id": "b"})) == 1.0
+    assert basis.changed_share(basis.model_copy(update={"recipe": "s"})) == 1.0
+    assert basis.changed_share(basis.model_copy(update={"entries": {"x": "1", "y": "2"}})) == 0.5

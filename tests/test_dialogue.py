@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot import dialogue
-from bot.answer import entry_card, escape_md
+from bot.markdown import escape_md
+from bot.reply.cards import entry_card
+from bot.search.names import named_entry
+from bot.understand import dialogue
+from bot.understand.cues import follow_up_cues
 from glossary import load_glossary
 
 
@@ -55,7 +58,7 @@ def _history(glossary, *turns: tuple[str, list[str], str]) -> list[dict]:
     ],
 )
 def test_follow_up_cues(message, cues):
-    assert dialogue.follow_up_cues(message) == cues
+    assert follow_up_cues(message) == cues
 
 
 @pytest.mark.parametrize(
@@ -72,7 +75,7 @@ def test_follow_up_cues(message, cues):
     ],
 )
 def test_a_message_with_its_own_topic_is_not_a_follow_up(message):
-    assert dialogue.follow_up_cues(message) is None
+    assert follow_up_cues(message) is None
 
 
 def test_message_text_reads_strings_and_parts():
@@ -174,16 +177,16 @@ def test_turn_at_finds_the_question_of_a_message(glossary, index):
     [("Mini-batch", "mini-batch"), ("What is LoRA?", "lora"), ("लोरा", "lora"), ("  epoch ", "epoch")],
 )
 def test_named_entry(glossary, question, entry_id):
-    entry = dialogue.named_entry(question, glossary)
+    entry = named_entry(question, glossary)
     assert entry is not None and entry.id == entry_id
 
 
 def test_named_entry_needs_a_unique_whole_name(glossary):
-    assert dialogue.named_entry("what is a mini-batch used for", glossary) is None
+    assert named_entry("what is a mini-batch used for", glossary) is None
     shared = [
         name
         for name in ("gradient accumulation", "model parallelism")
         if sum(name in {a.casefold() for a in (e.term_en, *e.aliases)} for e in glossary.entries) > 1
     ]
     for name in shared:
-        assert dialogue.named_entry(name, glossary) is None
+        assert named_entry(name, glossary) is None

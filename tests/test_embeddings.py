@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bot.core import GlossaryBot
 from bot.settings import Settings
-from index.embeddings import STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, threads
+from index.embeddings import BUILD_BATCH, STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, threads
 from index.store import Passage, load_or_build
 from tests.factories import user_entry
 from tests.test_glossary_loader import document, write_yaml
@@ -105,7 +107,7 @@ def test_a_store_that_cannot_be_opened_only_costs_encoding(tmp_path, caplog):
     builder = _builder(tmp_path, inner)
     assert builder.encode_passages(["alpha", "beta"]).shape == (2, inner.dim)
     assert builder.encode_passages(["alpha"]).shape == (1, inner.dim)
-    assert inner.texts == ["alpha", "beta", "alpha"]
+    assert sorted(inner.texts) == ["alpha", "alpha", "beta"]
     assert "builds encode every text" in caplog.text
 
 
@@ -113,6 +115,8 @@ def test_pruning_keeps_the_most_recently_used(tmp_path):
     store = EmbeddingStore(tmp_path / STORE_FILE)
     for i in range(5):
         store.add("e", "passage", [f"t{i}"], np.ones((1, 4), dtype=np.float32))
+    with sqlite3.connect(tmp_path / STORE_FILE) as db:  # added two hours ago
+        db.execute("UPDATE vectors SET used = used - 7200")
     store.lookup("e", "passage", ["t0"], 4)  # used again: now the newest
     assert store.prune(2) == 3
     kept = store.lookup("e", "passage", [f"t{i}" for i in range(5)], 4)
@@ -153,3 +157,75 @@ def test_a_one_entry_edit_of_a_user_glossary_encodes_only_that_entry(tmp_path):
     assert first > len(inner.texts) > 0
     assert all("edited" in text for text in inner.texts), inner.texts
     assert bot.encoder is inner, "serving uses the encoder itself, not the build's"
+
+
+class InterruptedEncoder(CountingEncoder):
+    """Stops (as Ctrl-C would) once it has encoded ``limit`` texts."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        if len(self.texts) >= self.limit:
+            raise KeyboardInterrupt
+        return super()._encode(texts)
+
+    encode_queries = encode_passages = _encode
+
+
+def test_an_interrupted_build_resumes_without_encoding_what_was_stored(tmp_path):
+    texts = [f"text {i}" for i in range(3 * BUILD_BATCH)]
+    stopped = InterruptedEncoder(limit=BUILD_BATCH)
+    with pytest.raises(KeyboardInterrupt):
+        load_or_build(tmp_path / "a", _passages(texts), _builder(tmp_path, stopped), "g", "r")
+    assert len(stopped.texts) == BUILD_BATCH
+    resumed = CountingEncoder()
+    load_or_build(tmp_path / "a", _passages(texts), _builder(tmp_path, resumed), "g", "r")
+    assert len(resumed.texts) == 2 * BUILD_BATCH
+    assert not set(resumed.texts) & set(stopped.texts)
+
+
+def test_status_says_the_time_left_once_texts_are_encoded(tmp_path, monkeypatch):
+    status = BuildStatus()
+    clock = iter([100.0, 110.0])
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    status.begin("encoding")  # at 100 s
+    status.expect(texts=40, stored=10)
+    assert status.seconds_left() is None, "nothing encoded yet: no rate to go by"
+    status.advance(10)  # 10 texts encoded in the 10 s until the next reading
+    assert "20/40 texts (10 already encoded), about 20 s left" in status.describe()
+
+
+def test_a_text_several_entries_share_is_encoded_once(tmp_path):
+    inner = CountingEncoder()
+    vectors = _builder(tmp_path, inner).encode_passages(["same", "other", "same"])
+    assert sorted(inner.texts) == ["other", "same"]
+    assert np.array_equal(vectors[0], vectors[2])
+
+
+def test_many_texts_are_encoded_by_the_bulk_encoder_few_by_the_serving_one(tmp_path):
+    serving, faster = CountingEncoder("serving"), CountingEncoder("faster")
+    builder = BuildEncoder(serving, EmbeddingStore(tmp_path / STORE_FILE), BuildStatus(), bulk=lambda: faster)
+    builder.bulk_min_texts = 3
+    builder.encode_passages(["a", "b"])
+    assert sorted(serving.texts) == ["a", "b"] and faster.texts == []
+    builder.encode_queries(["c", "d", "e"])
+    assert sorted(faster.texts) == ["c", "d", "e"]
+    stored = EmbeddingStore(tmp_path / STORE_FILE).lookup("serving", "query", ["c"], serving.dim)
+    assert stored[0] is not None, "bulk vectors are stored under the serving encoder's id"
+
+
+def test_the_bulk_check_refuses_another_model_and_tells_a_disagreeing_encoder():
+    from index import bulk
+
+    assert bulk.backend_of(CountingEncoder("st:some-other-model")) is None
+    assert bulk.agreement(CountingEncoder(), CountingEncoder()) == pytest.approx(1.0)
+
+    class Shifted(CountingEncoder):
+        def _encode(self, texts: list[str]) -> np.ndarray:
+            return np.roll(super()._encode(texts), 1, axis=1)
+
+        encode_queries = encode_passages = _encode
+
+    assert bulk.agreement(CountingEncoder(), Shifted()) < bulk.MIN_COSINE

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from bot.retrieval import RetrievalOptions, Retriever, _z
+from bot.search.retrieval import RetrievalOptions, Retriever, _z
 from glossary import load_glossary
 from index.passages import glossary_passages
 from index.store import VectorIndex

@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from bot.messages import t
+from bot.reply.messages import t
 from index.embeddings import BuildStatus
 from tests.conftest import REPO, free_port, serving
 from ui.health import StartingServer
@@ -33,10 +33,14 @@ def test_while_loading_healthz_is_ok_and_readyz_says_what_is_built():
         assert ready.headers["retry-after"]
         assert ready.json() == {"ready": False, "reason": status.describe()}
         assert "40/100 texts" in ready.json()["reason"]
+        status.advance(10)  # texts encoded: now there is a rate to tell the time left by
+        assert "50/100 texts (40 already encoded), about" in httpx.get(f"{base}/readyz").json()["reason"]
         page = httpx.get(f"{base}/")
         assert page.status_code == 503
         assert t("starting", "en") in page.text
         assert t("starting", "hi") in page.text
+        assert "default-src 'self'" in page.headers["content-security-policy"]
+        assert page.headers["x-content-type-options"] == "nosniff"
     with pytest.raises(httpx.ConnectError):  # the port is free again for the app
         httpx.get(f"{base}/healthz")
 
@@ -47,7 +51,14 @@ def test_once_serving_readyz_names_the_glossary(bot, settings):
         assert httpx.get(f"{url}/healthz").json() == {"status": "alive"}
         ready = httpx.get(f"{url}/readyz")
         assert ready.status_code == 200
-        assert ready.json() == {"ready": True, "glossary": str(bot.glossary), "entries": len(bot.glossary)}
+        assert ready.json() | {"store": None} == {
+            "ready": True,
+            "glossary": str(bot.glossary),
+            "entries": len(bot.glossary),
+            "glossary_hash": bot.glossary.content_hash,
+            "store": None,
+        }
+        assert ready.json()["store"]["state"] == "ok"
 
 
 @pytest.mark.model

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.hinglish import FUNCTION_WORDS, LEXICON_PATH, MIN_FOLD_LEN, gloss, to_english
-from bot.text import STOP_WORDS, tokens
+from bot.understand.hinglish import FUNCTION_WORDS, LEXICON_PATH, MIN_FOLD_LEN, gloss, to_english
+from bot.understand.text import STOP_WORDS, tokens
 from glossary.yamlio import load_yaml
 
 #: Common English words that look like romanized Hindi; as headwords they would mistranslate English.

@@ -1,4 +1,5 @@
-"""No import circle between the project's modules, counting imports inside functions too.
+"""No import circle between the project's modules, counting imports inside functions too; and inside
+``bot`` no import from a stage of the question's pipeline to a later one.
 
 A deferred import hides a circle from Python (it runs after both modules are loaded) but not from a
 reader: the two modules still cannot be understood, tested or moved one without the other. The graph
@@ -91,3 +92,28 @@ def test_the_checker_sees_deferred_and_relative_imports():
     assert "index.encoders.base" in import_graph()["index.encoders.st"]  # a module-level import
     assert "index.encoders.registry" in import_graph()["index.encoders"]  # one inside __getattr__
     assert "tests.conftest" in import_graph()["tests.test_retrieval_quality"]  # ``from .conftest``
+
+
+#: The question's stages inside ``bot``, in the order a question travels them (README, "Layout"): a
+#: stage imports the stages before it, never one after it.
+STAGES = ("bot.understand", "bot.search", "bot.reply", "bot.core")
+
+
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(f"{package}.")
+
+
+def test_the_bot_stages_import_only_the_stages_before_them():
+    graph = import_graph()
+    for n, stage in enumerate(STAGES):
+        later = STAGES[n + 1 :]
+        backwards = {
+            (module, imported)
+            for module, imports in graph.items()
+            if _in(module, stage)
+            for imported in imports
+            if any(_in(imported, after) for after in later)
+        }
+        assert not backwards, sorted(backwards)
+    # the markdown format sits below every stage: written by the replies, read back by the dialogue
+    assert not {m for m in graph["bot.markdown"] if _in(m, "bot")}

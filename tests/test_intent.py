@@ -8,7 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from bot import intent
+from bot.search.faq import FAQ_MATCH, FaqIndex
+from bot.search.names import only_part_of_name
+from bot.understand.cues import is_how_to
 from glossary import GlossaryEntry
 
 from .conftest import DEV_SET
@@ -29,7 +31,7 @@ FAQ_REWORDINGS = [
 
 
 def _best_faq_cosine(bot, question: str) -> float:
-    faq = intent.FaqIndex.build(bot.glossary, bot.encoder)
+    faq = FaqIndex.build(bot.glossary, bot.encoder)
     return float(np.max(faq.vectors @ bot.encoder.encode_queries([question])[0]))
 
 
@@ -39,12 +41,12 @@ def test_faq_match_separates_faq_questions_from_term_questions(bot) -> None:
     """FAQ_MATCH lies between every rewording of an FAQ question and every in-scope how-to question
     of the dev set (those ask about an entry: answering them with an FAQ would be wrong)."""
     rows = [json.loads(line) for line in DEV_SET.read_text(encoding="utf-8").splitlines() if line.strip()]
-    term_questions = [r["query"] for r in rows if r["expected"] and intent.is_how_to(r["query"])]
+    term_questions = [r["query"] for r in rows if r["expected"] and is_how_to(r["query"])]
     assert term_questions
     positives = {q: _best_faq_cosine(bot, q) for q in FAQ_REWORDINGS}
     negatives = {q: _best_faq_cosine(bot, q) for q in term_questions}
-    assert min(positives.values()) >= intent.FAQ_MATCH, positives
-    assert max(negatives.values()) < intent.FAQ_MATCH, max(negatives.items(), key=lambda kv: kv[1])
+    assert min(positives.values()) >= FAQ_MATCH, positives
+    assert max(negatives.values()) < FAQ_MATCH, max(negatives.items(), key=lambda kv: kv[1])
 
 
 def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
@@ -64,7 +66,7 @@ def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
     ],
 )
 def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], expected: bool) -> None:
-    assert intent.only_part_of_name(question, _entry("x", term, *aliases)) is expected
+    assert only_part_of_name(question, _entry("x", term, *aliases)) is expected
 
 
 @pytest.mark.model

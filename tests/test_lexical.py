@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from bot.lexical import LexicalIndex, romanized
-from bot.text import tokens
+from bot.search.lexical import LexicalIndex, romanized
+from bot.understand.text import tokens
 from glossary import load_glossary
 
 

@@ -10,10 +10,11 @@ from typing import get_args
 
 import pytest
 
-from bot.answer import ConfidenceLabel
-from bot.intent import SMALL_TALK
-from bot.messages import MESSAGES, SIDES, t
 from bot.records import Vote
+from bot.reply.answer import ConfidenceLabel
+from bot.reply.messages import MESSAGES, t
+from bot.understand.cues import SMALL_TALK
+from bot.understand.text import SIDES
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = sorted([*REPO.glob("bot/**/*.py"), *REPO.glob("ui/**/*.py"), REPO / "app.py"])

@@ -27,3 +27,15 @@ def test_readme_has_space_front_matter():
     assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py"
     for key in ("sdk_version", "python_version", "title", "emoji", "license"):
         assert meta.get(key), key
+
+
+def test_every_folder_of_code_is_a_listed_package():
+    """An installed (not editable) copy has only the packages pyproject.toml lists: a new sub-package
+    left out imports here, from the checkout, and fails everywhere else."""
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folders = {
+        ".".join(path.parent.relative_to(REPO).parts)
+        for top in ("glossary", "index", "bot", "ui")
+        for path in (REPO / top).rglob("*.py")
+    }
+    assert folders <= listed, sorted(folders - listed)

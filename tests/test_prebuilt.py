@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import calibration, prebuilt
 from bot.core import GlossaryBot
+from bot.search import calibration, prebuilt
 from bot.settings import Settings
 from glossary import load_glossary
 from index.passages import RECIPE, glossary_passages

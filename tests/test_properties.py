@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bot import cli
-from bot.answer import cited_sources
 from bot.inputs import scrub
+from bot.markdown import cited_sources
 from glossary import load_glossary
 
 pytestmark = pytest.mark.model

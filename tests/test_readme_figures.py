@@ -31,6 +31,9 @@ FIGURES = [
     ("big_5000", "one_entry_rebuild_s", "{:.1f} s"),
     ("big_5000", "peak_rss_mb", "{:.0f} MB"),
     ("big_5000", "query_p50_ms", "{:.1f} ms"),
+    ("edit_5000_paired", "main_median_s", "{:.1f} s"),
+    ("edit_5000_paired", "branch_median_s", "{:.1f} s"),
+    ("edit_5000_paired", "ratio", "{:.1f}×"),
 ]
 
 
@@ -40,7 +43,38 @@ def test_the_readme_shows_the_recorded_figure(section, key, form):
     assert written in SECTION, f"README Deploy lacks {section}.{key} = {written}"
 
 
+def test_the_readme_shows_the_recorded_first_build_against_its_floor():
+    cncf = DEPLOY["first"]["cncf"]
+    build, floor = cncf["build_median_s"], cncf["floor_median_s"]
+    written = f"median {build:.1f} s against {floor:.1f} s, {cncf['ratio']:.1f}×"
+    assert written in " ".join(SECTION.split()), written
+
+
 @pytest.mark.parametrize("section", ["big", "big_5000"])
 def test_the_readme_shows_the_recorded_encoding_rates(section):
     rates = " / ".join(f"{DEPLOY[section][f'texts_per_s_{n}_threads']:.1f}" for n in (1, 2))
     assert rates in SECTION
+
+
+FAMILIES = json.loads((REPO / "benchmarks" / "FAMILIES.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("variant", [k for k in FAMILIES if k != "note"])
+def test_the_readme_shows_each_text_familys_recorded_figures(variant):
+    keys = ("recall_at_1", "out_declined", "in_declined")
+    cells = [
+        " / ".join(f"{FAMILIES[variant][config][key]:.3f}" for key in keys)
+        for config in ("bundled", "bundled-no-extras", "cncf-hi")
+    ]
+    assert " | ".join(cells) in README, f"README lacks the figures of {variant!r} in benchmarks/FAMILIES.json"
+
+
+SUGGEST = json.loads((REPO / "benchmarks" / "SUGGEST.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("glossary", ["bundled", "generated"])
+def test_the_readme_shows_the_recorded_suggestion_times(glossary):
+    times = SUGGEST[glossary]["suggest"]
+    written = f"p50 {times['p50_ms']:.3f} ms, p95 {times['p95_ms']:.3f} ms, max {times['max_ms']:.2f} ms"
+    assert written in " ".join(README.split()), f"README lacks {glossary}: {written}"
+    assert SUGGEST["command"] in " ".join(README.split())

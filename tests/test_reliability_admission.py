@@ -16,7 +16,7 @@ import pytest
 
 from bot.core import GlossaryBot
 from tests.conftest import serving
-from ui.api import LONG_QUESTION_CHARS, LONG_QUESTION_QUEUE, LONG_QUESTION_WORKERS
+from ui.admission import LONG_QUESTION_CHARS, LONG_QUESTION_QUEUE, LONG_QUESTION_WORKERS
 
 #: More than AnyIO's default thread pool (40), which Gradio's queue runs its events on.
 FLOOD = 100

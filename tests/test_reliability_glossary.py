@@ -23,6 +23,7 @@ from bot.core import GlossaryBot
 from bot.exitcodes import ExitCode
 from bot.reload import GlossaryWatcher
 from glossary import GlossaryError, load_glossary
+from tests.conftest import free_port
 from tests.factories import user_entry
 from tests.test_glossary_loader import document, write_yaml
 from tests.test_reliability_aliases import nested_aliases
@@ -123,7 +124,17 @@ def _write(path: Path, content: str | bytes | list) -> Path:
     return path
 
 
+@pytest.fixture
+def app_port(monkeypatch) -> int:
+    """A free port for the app: it listens before it loads (its start page), and another process on
+    the default port would turn a refused glossary into a refused address."""
+    port = free_port()
+    monkeypatch.setenv("GLOSSARY_BOT_PORT", str(port))
+    return port
+
+
 @pytest.mark.parametrize(("name", "content", "message"), BROKEN.values(), ids=BROKEN.keys())
+@pytest.mark.usefixtures("app_port")
 def test_app_refuses_to_start_on_a_broken_glossary(tmp_path, monkeypatch, capsys, name, content, message):
     monkeypatch.chdir(tmp_path)
     _write(tmp_path / name, content)
@@ -135,6 +146,7 @@ def test_app_refuses_to_start_on_a_broken_glossary(tmp_path, monkeypatch, capsys
     assert err.startswith(f"error: cannot start: {message}") and err.count("\n") == 1, err
 
 
+@pytest.mark.usefixtures("app_port")
 def test_app_refuses_an_over_limit_glossary(tmp_path, monkeypatch, capsys):
     path = write_yaml(tmp_path / "g.yaml", document(*(user_entry(f"term-{i}") for i in range(4))))
     monkeypatch.setenv("GLOSSARY_BOT_GLOSSARY_PATHS", json.dumps([str(path)]))
@@ -144,11 +156,12 @@ def test_app_refuses_an_over_limit_glossary(tmp_path, monkeypatch, capsys):
     assert caught.value.code == ExitCode.LOAD and "too many entries" in capsys.readouterr().err
 
 
-def test_app_process_exits_3_with_one_line_and_no_traceback(tmp_path):
+def test_app_process_exits_3_with_one_line_and_no_traceback(tmp_path, app_port):
     """The real process: ``python app.py`` on a broken glossary."""
     _write(tmp_path / "g.yaml", [user_entry("alpha", related=["ghost"])])
     env = {
         **os.environ,
+        "GLOSSARY_BOT_PORT": str(app_port),
         "GLOSSARY_BOT_GLOSSARY_PATHS": json.dumps([str(tmp_path / "g.yaml")]),
         "GLOSSARY_BOT_DATABASE_URL": f"sqlite:///{tmp_path}/records.sqlite3",  # not the shared cache's
     }

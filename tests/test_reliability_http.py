@@ -12,13 +12,15 @@ import asyncio
 import json
 import socket
 import time
+import urllib.error
+import urllib.request
 
 import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.dialogue import message_text
+from bot.understand.dialogue import message_text
 from tests.conftest import serving
 from ui.limits import KB, RequestLimits
 
@@ -186,3 +188,67 @@ def test_a_client_that_never_finishes_its_body_gets_408(app_url):
         )
         answer = _closed_within(sock, PATIENCE_S)
     assert answer is not None and answer.startswith(b"HTTP/1.1 408")
+
+
+#: Histories of the wrong shape (issue 26, point 5: each was a 500 with a 6 KB traceback) and the
+#: field the 422 must name.
+ILL_TYPED = {
+    "entry-ids-a-number": ({"role": "assistant", "content": "x", "metadata": {"entry_ids": 5}}, "entry_ids"),
+    "entry-ids-not-strings": (
+        {"role": "assistant", "content": "x", "metadata": {"entry_ids": [1, None]}},
+        "entry_ids",
+    ),
+    "metadata-a-string": ({"role": "assistant", "content": "x", "metadata": "dropout"}, "metadata"),
+    "no-role": ({"content": "dropout"}, "role"),
+    "unknown-role": ({"role": "robot", "content": "dropout"}, "role"),
+    "content-a-number": ({"role": "user", "content": 5}, "content"),
+    "content-too-long": ({"role": "user", "content": "x" * 20_001}, "content"),
+    "too-many-ids": (
+        {"role": "assistant", "content": "x", "metadata": {"entry_ids": ["dropout"] * 65}},
+        "entry_ids",
+    ),
+    "message-not-an-object": ("dropout", "history"),
+}
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("message, field", ILL_TYPED.values(), ids=ILL_TYPED)
+def test_an_ill_typed_history_gets_422_naming_the_field(app_url, message, field):
+    history = [{"role": "user", "content": "dropout"}, message]
+    reply = httpx.post(f"{app_url}/api/answer", json={"question": "give me an example", "history": history})
+    assert reply.status_code == 422, reply.text
+    locations = [detail["loc"] for detail in reply.json()["detail"]]
+    assert all(loc[:3] == ["body", "history", 1] for loc in locations) and any(
+        field in loc for loc in locations
+    )
+
+
+@pytest.mark.model
+def test_a_well_typed_history_with_entry_ids_is_followed(app_url):
+    history = [
+        {"role": "user", "content": "what is it"},
+        {"role": "assistant", "content": "…", "metadata": {"entry_ids": ["dropout"], "extra": 1}},
+    ]
+    reply = httpx.post(f"{app_url}/api/answer", json={"question": "give me an example", "history": history})
+    assert reply.status_code == 200 and reply.json()["citations"][0]["entry_id"] == "dropout"
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("expect", [False, True], ids=["whole-body", "expect-100-continue"])
+def test_urllib_reads_the_413(app_url, expect):
+    """Before, urllib sending a 3 MB body (3 x the default limit) met a closed connection
+    (BrokenPipeError), not the status; here 3 x this app's 64 KB limit."""
+    body = b'{"question": "' + b"x" * (3 * 64 * KB) + b'"}'
+    headers = {"Content-Type": "application/json", **({"Expect": "100-continue"} if expect else {})}
+    request = urllib.request.Request(f"{app_url}/api/answer", data=body, headers=headers, method="POST")
+    if expect:  # urllib does not wait for "100 Continue": the raw exchange a client that does sees
+        host, port = app_url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port))) as sock:
+            head = "".join(f"{k}: {v}\r\n" for k, v in {**headers, "Content-Length": len(body)}.items())
+            sock.sendall(f"POST /api/answer HTTP/1.1\r\nHost: x\r\n{head}\r\n".encode())
+            answer = _closed_within(sock, PATIENCE_S)
+        assert answer is not None and answer.startswith(b"HTTP/1.1 413") and b"max_request_kb" in answer
+        return
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=PATIENCE_S)
+    assert refused.value.code == 413 and "max_request_kb" in refused.value.read().decode()

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import regex
 
-from bot import browse
 from bot.core import GlossaryBot
+from bot.lookup import browse
 from tests.factories import user_entry
 from tests.markdown import render
 from tests.test_glossary_loader import write_yaml

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -23,6 +24,7 @@ from tests.factories import user_entry
 from tests.load.harness import AppSession, endpoints
 from tests.load.run import _wait_until_serving
 from tests.postgres import postgres_server
+from ui.admin.auth import hash_password
 
 pytestmark = pytest.mark.model
 REPO = Path(__file__).resolve().parents[1]
@@ -32,6 +34,8 @@ RELOAD_INTERVAL_S = 0.5
 RELOAD_DEADLINE_S = 60
 QUOKKA = user_entry("quokka-loss", term="Quokka loss", term_en="Quokka loss", term_hi="क्वोका लॉस")
 WOMBAT = user_entry("wombat-rate", term="Wombat rate", term_en="Wombat rate", term_hi="वॉम्बैट रेट")
+KOALA = user_entry("koala-norm", term="Koala norm", term_en="Koala norm", term_hi="कोआला नॉर्म")
+ADMIN_PASSWORD = "replicas share this password"
 
 
 def _write_glossary(path: Path, *entries: dict) -> None:
@@ -54,6 +58,7 @@ def replicas(tmp_path_factory) -> Iterator[tuple[list[str], Path, str]]:
             "GLOSSARY_BOT_DATABASE_URL": database,
             "GLOSSARY_BOT_RELOAD_INTERVAL_S": str(RELOAD_INTERVAL_S),
             "GLOSSARY_BOT_FEEDBACK_PATH": str(folder / "feedback.jsonl"),
+            "GLOSSARY_BOT_ADMIN_PASSWORD_HASH": hash_password(ADMIN_PASSWORD),
         }
         ports = [free_port(), free_port()]
         apps, logs = [], []
@@ -110,14 +115,32 @@ def test_both_serve_and_record_questions_and_votes_exactly_once(replicas):
     assert {r["channel"] for r in rows} == {"api", "chat"}
 
 
+def _served_by_both(urls: list[str], question: str, entry_id: str) -> None:
+    deadline = time.monotonic() + RELOAD_DEADLINE_S
+    waiting = set(urls)
+    while waiting and time.monotonic() < deadline:
+        waiting = {u for u in waiting if _ask(u, question)["abstained"]}
+        time.sleep(RELOAD_INTERVAL_S / 2)
+    assert waiting == set()
+    assert all(_ask(u, question)["citations"][0]["entry_id"] == entry_id for u in urls)
+
+
 def test_an_edit_of_the_user_glossary_reaches_both(replicas):
     urls, glossary, _ = replicas
     assert all(_ask(url, "What is Wombat rate?")["abstained"] for url in urls)
     _write_glossary(glossary, QUOKKA, WOMBAT)
-    deadline = time.monotonic() + RELOAD_DEADLINE_S
-    waiting = set(urls)
-    while waiting and time.monotonic() < deadline:
-        waiting = {u for u in waiting if _ask(u, "What is Wombat rate?")["abstained"]}
-        time.sleep(RELOAD_INTERVAL_S / 2)
-    assert waiting == set()
-    assert all(_ask(u, "What is Wombat rate?")["citations"][0]["entry_id"] == "wombat-rate" for u in urls)
+    _served_by_both(urls, "What is Wombat rate?", "wombat-rate")
+
+
+def test_a_glossary_uploaded_to_one_replica_is_served_by_both(replicas, tmp_path):
+    urls, _, _ = replicas
+    assert all(_ask(url, "What is Koala norm?")["abstained"] for url in urls)
+    _write_glossary(tmp_path / "user.yaml", QUOKKA, WOMBAT, KOALA)
+    with httpx.Client(base_url=urls[0], timeout=60) as http:
+        assert http.post("/admin/login", data={"password": ADMIN_PASSWORD}).status_code == 303
+        token = re.search(r'name="form_token" value="([^"]+)"', http.get("/admin").text)
+        assert token
+        files = {"file": ("user.yaml", (tmp_path / "user.yaml").read_bytes())}
+        reply = http.post("/admin/glossary", data={"form_token": token.group(1)}, files=files)
+        assert reply.status_code == 200, reply.text
+    _served_by_both(urls, "What is Koala norm?", "koala-norm")

@@ -15,7 +15,6 @@ from bot.records import Store
 from bot.records import report as maintainers
 from bot.records.answered import record
 from tests.test_cli import run_cli
-from ui.callbacks import Callbacks
 
 pytestmark = pytest.mark.model
 REPO = Path(__file__).resolve().parents[1]
@@ -103,11 +102,3 @@ def test_ask_records_only_with_record(tmp_path, cache_dir):
         "answer",
         ["dropout"],
     )
-
-
-def test_the_about_tab_offers_the_same_report_as_a_file(bot, settings, recorded):
-    store, _ = recorded
-    update = Callbacks(bot, settings, store).report_file()
-    text = Path(update["value"]).read_text(encoding="utf-8")
-    assert update["visible"] and text == maintainers.to_markdown(maintainers.build(store, bot))
-    assert "| 3 | en 2, hi 1 |" in text

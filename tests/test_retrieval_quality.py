@@ -40,18 +40,20 @@ REACHED = {
         "lang:mixed": 0.933,
     },
     "cncf": {
-        "overall": 0.807,
+        "overall": 0.818,
         "lang:en": 0.889,
         "lang:hi": 0.727,
         "lang:hinglish": 0.818,
-        "lang:mixed": 0.625,
+        "lang:mixed": 0.750,
     },
 }
 #: glossary set -> (R@5, out-of-scope declined, in-scope wrongly declined) reached
 REACHED_OTHER = {
-    "bundled": (0.997, 0.933, 0.018, 0.192),
-    "bare": (0.979, 0.867, 0.036, 0.158),
-    "cncf": (0.920, 0.667, 0.000, 0.134),
+    # bundled OOS: the README said 0.933; today's dev set gives 0.867 (13 of 15), as does the code of
+    # a9070f5 (the last landed state that claimed 0.933), so the figure, not the code, was stale.
+    "bundled": (0.997, 0.867, 0.018, 0.194),
+    "bare": (0.979, 0.867, 0.036, 0.159),
+    "cncf": (0.915, 0.750, 0.000, 0.135),
 }
 
 

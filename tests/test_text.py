@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from bot.text import content_tokens, detect_lang, lang_undecided, strip_scaffolding, tokens
+from bot.understand.text import content_tokens, detect_lang, lang_undecided, strip_scaffolding, tokens
 
 
 def test_devanagari_words_stay_whole_with_matras_and_viramas():

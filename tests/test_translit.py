@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 from rapidfuzz import fuzz
 
-from bot.translit import romanise, romanise_text
+from bot.understand.translit import romanise, romanise_text
 
 #: Devanagari spellings of common ML terms as Hindi writers spell them, with the English word.
 PAIRS = [

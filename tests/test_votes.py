@@ -8,8 +8,9 @@ from types import SimpleNamespace
 import gradio as gr
 import pytest
 
-from bot.messages import t
 from bot.records import AnswerRecord, Store
+from bot.records.writer import Recorder
+from bot.reply.messages import t
 from bot.settings import Settings
 from ui.callbacks import Callbacks
 from ui.votes import RateLimit, SessionAnswers
@@ -28,7 +29,7 @@ def app(tmp_path) -> tuple[Callbacks, Store, str]:
     touch the bot)."""
     settings = Settings(cache_dir=tmp_path, votes_per_minute=3, max_comment_chars=10)
     store = Store.open(settings.database)
-    callbacks = Callbacks(SimpleNamespace(), settings, store)  # type: ignore[arg-type]
+    callbacks = Callbacks(SimpleNamespace(), settings, Recorder.over(store))  # type: ignore[arg-type]
     answer_id = store.record_answer(
         AnswerRecord("What is dropout?", "en", "answer", ("dropout",), 0.9, "v", "chat")
     )
@@ -109,3 +110,27 @@ def test_session_memory_is_bounded():
     answers.remember("s2", "z", "idz")
     answers.remember("s2", "w", "idw")
     assert answers.lookup("s2", "x") is None and answers.lookup("s2", "w") == "idw"
+
+
+def test_an_answer_restored_after_a_reload_is_rated_by_its_id_in_the_same_browser_only(app):
+    callbacks, store, answer_id = app
+    callbacks.browsers.bind("before-reload", "browser-1")
+    callbacks.answered.remember(callbacks.browsers.key("before-reload"), f"id:{answer_id}", answer_id)
+    restored = [HISTORY[0], {"role": "assistant", "content": "edited text", "metadata": {"id": answer_id}}]
+    callbacks.browsers.bind("after-reload", "browser-2")
+    assert _vote(callbacks, 1, session="after-reload", history=restored)[2] == t("feedback_unknown", "en")
+    callbacks.browsers.bind("after-reload", "browser-1")
+    pending, _, _ = _vote(callbacks, 1, session="after-reload", history=restored)
+    assert pending == {"answer_id": answer_id, "vote": "like"}
+    assert _votes(store) == [("like", None)]
+
+
+def test_a_caller_without_a_session_cannot_vote(app):
+    """A plain REST call has no session: before, all such callers shared one key."""
+    callbacks, store, _ = app
+    callbacks.answered.remember(
+        "", ANSWER, store.record_answer(AnswerRecord("q", "en", "answer", ("dropout",), 0.9, "v", "chat"))
+    )
+    data = gr.LikeData(None, {"index": 1, "value": None, "liked": False})
+    _, _, status = callbacks.vote(HISTORY, {}, "en", data, gr.Request(session_hash=None))
+    assert status == t("feedback_unknown", "en") and _votes(store) == [(None, None), (None, None)]

@@ -2,26 +2,69 @@
 
 Off the queue there is no event stream and no per-event bookkeeping, so a program's question costs
 about what ``bot.answer`` costs (benchmarks/RESULTS.md, "Over HTTP"). The request and reply models
-live here with the route: they are its documented contract (``/docs``).
+live here with the route: they are its documented contract (``/docs``); every part of the body is
+typed, a history message too, so a malformed one is a 422 naming the field (before, a ``metadata``
+that was not an object or ``entry_ids`` that were not strings raised inside the bot: a 500).
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import Annotated, Literal
 
 from fastapi import HTTPException, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from bot.answer import Answer, Citation, public_json
 from bot.core import GlossaryBot
 from bot.inputs import as_question
-from bot.messages import t
-from bot.records import Store
 from bot.records.answered import record
+from bot.records.writer import Recorder
+from bot.reply.answer import Answer, Citation, public_json
+from bot.reply.messages import t
 from bot.settings import Settings
-from bot.text import Lang
-from ui.admission import Busy, Gate
+from bot.understand.text import Lang
+from ui.admission import Busy, Gate, Lane, Lanes
+
+#: Longest content of one history message, and most entry ids its metadata may list: bounds far
+#: above what the app writes (an answer with its details is a few KB and cites a handful of entries).
+MAX_MESSAGE_CHARS = 20_000
+MAX_CITED_IDS = 64
+MAX_ID_CHARS = 200
+
+
+class MessageMetadata(BaseModel):
+    """A chat message's ``metadata``: Gradio's keys (``title`` marks a side block such as Sources)
+    and the entries an answer cites; other keys are kept as they are."""
+
+    model_config = ConfigDict(extra="allow")
+
+    title: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    entry_ids: list[Annotated[str, Field(max_length=MAX_ID_CHARS)]] | None = Field(
+        default=None, max_length=MAX_CITED_IDS, description="Ids of the entries the answer cites."
+    )
+
+
+#: Most parts a message's content may be split into (Gradio's list form).
+MAX_PARTS = 64
+Text = Annotated[str, Field(max_length=MAX_MESSAGE_CHARS)]
+
+
+class TextPart(BaseModel):
+    """One part of a message's content in Gradio's list form (only text parts are read)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(default="text", max_length=MAX_ID_CHARS)
+    text: Text = ""
+
+
+class HistoryMessage(BaseModel):
+    """One earlier message, in Gradio's messages format (content a string, or a list of parts)."""
+
+    role: Literal["user", "assistant", "system"]
+    content: Text | Annotated[list[TextPart | Text], Field(max_length=MAX_PARTS)]
+    metadata: MessageMetadata | None = None
 
 
 class AskBody(BaseModel):
@@ -29,11 +72,15 @@ class AskBody(BaseModel):
 
     question: str = Field(description="The question, in Hindi, English or Hinglish.")
     lang: Lang | None = Field(default=None, description="Answer language; null = the question's.")
-    history: list[dict] = Field(
+    history: list[HistoryMessage] = Field(
         default_factory=list,
-        description="Earlier messages, Gradio's format ([{role, content}, ...]), for follow-ups such as "
-        "'give me an example'.",
+        description="Earlier messages, Gradio's format ([{role, content, metadata}, ...]), for "
+        "follow-ups such as 'give me an example'.",
     )
+
+    def messages(self, keep: int) -> list[dict]:
+        """The newest ``keep`` messages as the bot reads them (plain dicts)."""
+        return [m.model_dump(exclude_none=True) for m in self.history[-keep:]]
 
 
 class ApiAnswer(BaseModel):
@@ -53,24 +100,12 @@ class ApiAnswer(BaseModel):
     )
 
 
-#: A question longer than this (characters) may cost up to a full 512-token encoder pass (~1 s on
-#: one core, against ~20 ms for a usual one): such questions wait in a lane of their own with one
-#: worker, so a caller sending them can neither hold every API worker nor delay the short questions.
-LONG_QUESTION_CHARS = 256
-LONG_QUESTION_WORKERS = 1
-#: Long questions waiting at most: each wait is a few seconds, so a longer queue would only hold
-#: callers for minutes (65 of them took over 120 s); beyond it they get 503 at once.
-LONG_QUESTION_QUEUE = 4
+def api_routes(bot: GlossaryBot, settings: Settings, store: Recorder, lanes: Lanes) -> list[APIRoute]:
+    """``POST /api/answer``, admitted by the API's :class:`Gate` (``api_concurrency_limit`` workers,
+    ``queue_max_size`` waiting), or, when the text it will encode is long, by the long lane it shares
+    with the chat. Each answer is queued to be recorded in ``store`` (never waited for)."""
 
-
-def api_routes(bot: GlossaryBot, settings: Settings, store: Store) -> list[APIRoute]:
-    """``POST /api/answer``, admitted by a :class:`Gate` with its own workers (``api_concurrency_limit``)
-    and the same wait as Gradio's queue (``queue_max_size``); long questions by a gate of their own.
-    Each answer is recorded in ``store`` on the same worker thread."""
-    short = Gate(settings.api_concurrency_limit, settings.queue_max_size)
-    long = Gate(LONG_QUESTION_WORKERS, min(LONG_QUESTION_QUEUE, settings.queue_max_size))
-
-    def answer_and_record(question: str, history: list[dict] | None, lang: Lang | None) -> Answer:
+    def answer_and_record(question: str, history: list[dict], lang: Lang | None) -> Answer:
         found = bot.answer(question, history, lang=lang)
         record(store, bot, question, found, "api")
         return found
@@ -78,13 +113,18 @@ def api_routes(bot: GlossaryBot, settings: Settings, store: Store) -> list[APIRo
     async def answer(body: AskBody) -> Response:
         """Answer one question with citations."""
         question = as_question(body.question)
-        gate = long if len(question) > LONG_QUESTION_CHARS else short
+        history = body.messages(settings.max_history_messages)
+        work = partial(answer_and_record, question, history, body.lang)
+        lane: Gate | Lane = lanes.api
         try:
-            history = body.history[-settings.max_history_messages :]
-            found = await gate.run(partial(answer_and_record, question, history, body.lang))
+            if lanes.is_long(bot.encoded_text(question, history)):
+                lane = lanes.long
+                found = await lanes.long.run_async(work)
+            else:
+                found = await lanes.api.run(work)
         except Busy:
             raise HTTPException(
-                503, t("api_busy", "en", waiting=gate.capacity), {"Retry-After": "1"}
+                503, t("api_busy", "en", waiting=lane.capacity), {"Retry-After": "1"}
             ) from None
         # Serialised straight from the Answer: FastAPI would otherwise validate it again as ApiAnswer.
         return Response(public_json(found), media_type="application/json")

@@ -21,8 +21,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from fastapi.routing import APIRoute
 
 from bot.core import GlossaryBot
-from bot.messages import t
+from bot.records.writer import Recorder
+from bot.reload import ReloadHistory
+from bot.reply.messages import t
 from index.embeddings import BuildStatus
+from ui.headers import security_headers
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +39,34 @@ def alive() -> dict[str, str]:
     return {"status": "alive"}
 
 
-def health_routes(bot: GlossaryBot) -> list[APIRoute]:
-    """The two probes once the app serves: the configured glossary's index is loaded, so ready."""
+def health_routes(
+    bot: GlossaryBot, store: Recorder | None = None, history: ReloadHistory | None = None
+) -> list[APIRoute]:
+    """The two probes once the app serves: the configured glossary's index is loaded, so ready.
+
+    ``/readyz`` also says what does not stop the answers: the question store's state (``store``: ok,
+    failing or unavailable, its last error, what is queued and what was not recorded) and the last
+    glossary edit the watcher refused (``refused_edit``: the files' sha256 and the message). Neither
+    makes it 503: a load balancer should keep sending questions to an app that answers them.
+    """
 
     def healthz() -> dict[str, str]:
         return alive()
 
     def readyz() -> dict[str, object]:
         glossary = bot.glossary
-        return {"ready": True, "glossary": str(glossary), "entries": len(glossary)}
+        ready: dict[str, object] = {
+            "ready": True,
+            "glossary": str(glossary),
+            "entries": len(glossary),
+            "glossary_hash": glossary.content_hash,
+        }
+        if store is not None:
+            ready["store"] = store.health()
+        refused = history.refusal() if history is not None else None
+        if refused is not None:
+            ready["refused_edit"] = refused
+        return ready
 
     return [
         APIRoute(HEALTH_PATH, healthz, methods=["GET"], summary="Liveness: the process answers."),
@@ -55,8 +77,11 @@ def health_routes(bot: GlossaryBot) -> list[APIRoute]:
 class StartingServer:
     """Holds the app's port while the bot loads (see the module docstring); a context manager."""
 
-    def __init__(self, host: str, port: int, status: BuildStatus) -> None:
+    def __init__(
+        self, host: str, port: int, status: BuildStatus, frame_ancestors: tuple[str, ...] = ("'self'",)
+    ) -> None:
         self.status = status
+        self.headers = security_headers(list(frame_ancestors))
         self._server = ThreadingHTTPServer((host, port), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="starting-page", daemon=True)
@@ -71,7 +96,7 @@ class StartingServer:
         self._thread.join()
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
-        status = self.status
+        status, headers = self.status, self.headers
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
@@ -90,6 +115,8 @@ class StartingServer:
                 self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(data)))
                 self.send_header("Retry-After", str(RETRY_S))
+                for name, value in headers:
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
 

@@ -1,7 +1,7 @@
 """The page: a header with the interface-language switch, the Chat, Browse and About tabs, and which
 event calls which callback (``ui.callbacks``).
 
-Every text on the page comes from the message catalog (``bot.messages``). Components are made in
+Every text on the page comes from the message catalog (``bot.reply.messages``). Components are made in
 English through :class:`Labels`, which remembers which property shows which text, so the switch
 relabels all of them from that one record.
 """
@@ -16,20 +16,26 @@ from typing import Any, TypeVar
 
 import gradio as gr
 from gradio.blocks import Block
+from gradio.components.api_component import Api
 from gradio.helpers import Examples
 
-from bot import browse
 from bot.core import GlossaryBot
-from bot.messages import SIDES, Side, t
-from bot.records import Store
+from bot.lookup import browse
+from bot.records.writer import Recorder, open_recorder
+from bot.reply.messages import t
 from bot.settings import Settings
+from bot.understand.text import SIDES, Side
+from ui.admission import Lanes
 from ui.callbacks import N_RELATED, Callbacks, show_related
+from ui.desk import SCRIPT_TAG, TICKETS_KEY
 
 #: The interface language a page opens in (until the browser remembers the asker's choice).
 START: Side = "en"
-#: localStorage keys of what the browser keeps across reloads: the conversation, the interface language.
+#: localStorage keys of what the browser keeps across reloads: the conversation, the interface
+#: language, the key by which the server knows the answers it gave this browser.
 CHAT_KEY = "glossary-bot-chat"
 LANG_KEY = "glossary-bot-lang"
+BROWSER_KEY = "glossary-bot-browser"
 #: No LaTeX in answers: glossary text with "$$...$$" is text, not a formula.
 NO_LATEX: list[dict[str, str | bool]] = []
 EXAMPLES = [
@@ -61,7 +67,8 @@ new MutationObserver(() => {{
   document.querySelectorAll('#question button:not([aria-label])').forEach(
     b => b.setAttribute('aria-label', {json.dumps(t("ask_button", START))}));
 }}).observe(document.documentElement, {{childList: true, subtree: true}});
-</script>"""
+</script>
+{SCRIPT_TAG}"""
 
 B = TypeVar("B", bound=Block)
 
@@ -108,6 +115,8 @@ class Chat:
     comment: gr.Textbox
     send: gr.Button
     pending_vote: gr.State
+    tickets: gr.BrowserState
+    shown_tickets: gr.Textbox
 
 
 @dataclass(frozen=True)
@@ -154,6 +163,12 @@ def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
         # States in the tab: gr.Tabs holds only tabs.
         related_state, cited, pending_vote = gr.State([]), gr.State({}), gr.State(None)
         stored = gr.BrowserState([], storage_key=CHAT_KEY)
+        tickets = gr.BrowserState({}, storage_key=TICKETS_KEY)
+        # in the page but not shown (style.css): what the copy actions of ui/static/desk.js copy, one
+        # per answer, as JSON; the script reads it, so no event runs JavaScript from a string (CSP)
+        shown_tickets = gr.Textbox(
+            "[]", elem_id="desk-tickets", show_label=False, container=False, interactive=False
+        )
         chatbot = labels.make(
             gr.Chatbot,
             {"label": "chat_label", "placeholder": "chat_empty"},
@@ -201,18 +216,13 @@ def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
         comment,
         send,
         pending_vote,
+        tickets,
+        shown_tickets,
     )
     return chat, examples
 
 
-def _report_download(labels: Labels, callbacks: Callbacks) -> None:
-    """The maintainers' report (``glossary-bot report``) as a markdown file, made when asked for."""
-    button = labels.make(gr.Button, {"value": "report_download"}, size="sm", elem_id="report-button")
-    file = gr.File(visible=False, elem_id="report-file", interactive=False)
-    button.click(callbacks.report_file, None, file, api_visibility="private")
-
-
-def _pages(labels: Labels, bot: GlossaryBot, callbacks: Callbacks) -> Pages:
+def _pages(labels: Labels, bot: GlossaryBot) -> Pages:
     """The Browse and About tabs, filled with the glossary served at start-up."""
     with labels.make(gr.Tab, {"label": "browse_tab"}, id="browse-tab"):
         with gr.Row():
@@ -233,9 +243,14 @@ def _pages(labels: Labels, bot: GlossaryBot, callbacks: Callbacks) -> Pages:
         )
     with labels.make(gr.Tab, {"label": "about_tab"}, id="about-tab"):
         about = gr.Markdown(browse.about(bot.glossary, START), elem_id="about", latex_delimiters=NO_LATEX)
-        if callbacks.settings.report_download:
-            _report_download(labels, callbacks)
     return Pages(query, category, listing, about)
+
+
+#: The concurrency id of every event that answers a question (ui.serve finds them by it).
+ANSWERING = "answer"
+#: What the question of an answering event comes in as: the box, a related-term button, or the
+#: parameter of ``/ask`` (``gr.api``'s stand-in component), so ``ui.joins`` reads its text.
+QUESTION_INPUTS = (gr.Textbox, gr.Button, Api)
 
 
 def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr.Radio) -> None:
@@ -250,17 +265,32 @@ def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr
     asked = [*kept, answer_lang]
     related_outputs = [chat.related_note, *chat.related]
 
-    def then_related(event: Any) -> None:
-        event.then(show_related, chat.related_state, related_outputs, api_visibility="private")
+    comment_outputs = [chat.pending_vote, chat.comment_row, chat.vote_status]
 
-    then_related(chat.box.submit(callbacks.respond, [chat.box, *asked], outputs, api_name="chat"))
-    for button in chat.related:
-        then_related(button.click(callbacks.respond, [button, *asked], outputs, api_visibility="private"))
+    def then_related(event: Any) -> None:
+        event.then(show_related, chat.related_state, related_outputs, api_visibility="private").then(
+            callbacks.close_comment, None, comment_outputs, api_visibility="private"
+        )
+
+    # Every event that answers shares one count of slots: as many as the lanes hold (ui.admission).
+    answering: dict[str, Any] = {
+        "concurrency_id": ANSWERING,
+        "concurrency_limit": callbacks.lanes.chat_slots,
+    }
     then_related(
-        examples.dataset.click(callbacks.respond, [chat.box, *asked], outputs, api_visibility="private")
+        chat.box.submit(callbacks.respond, [chat.box, *asked], outputs, api_name="chat", **answering)
     )
-    then_related(chat.chatbot.retry(callbacks.retry, asked, outputs, api_visibility="private"))
-    then_related(chat.chatbot.edit(callbacks.edit, asked, outputs, api_visibility="private"))
+    for button in chat.related:
+        then_related(
+            button.click(callbacks.respond, [button, *asked], outputs, api_visibility="private", **answering)
+        )
+    then_related(
+        examples.dataset.click(
+            callbacks.respond, [chat.box, *asked], outputs, api_visibility="private", **answering
+        )
+    )
+    then_related(chat.chatbot.retry(callbacks.retry, asked, outputs, api_visibility="private", **answering))
+    then_related(chat.chatbot.edit(callbacks.edit, asked, outputs, api_visibility="private", **answering))
     then_related(
         chat.chatbot.undo(
             callbacks.undo,
@@ -284,8 +314,13 @@ def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr
             api_visibility="private",
         )
     )
-    chat.chatbot.change(callbacks.keep, chat.chatbot, chat.stored, api_visibility="private")
-    gr.api(callbacks.ask, api_name="ask")
+    chat.chatbot.change(
+        callbacks.keep,
+        [chat.chatbot, chat.tickets],
+        [chat.stored, chat.tickets, chat.shown_tickets],
+        api_visibility="private",
+    )
+    gr.api(callbacks.ask, api_name="ask", **answering)
     chat.chatbot.like(
         callbacks.vote,
         [chat.chatbot, chat.cited, ui_lang],
@@ -301,21 +336,32 @@ def _wire_chat(chat: Chat, examples: Examples, callbacks: Callbacks, ui_lang: gr
         )
 
 
-def build_app(bot: GlossaryBot, settings: Settings | None = None, store: Store | None = None) -> gr.Blocks:
-    """The app around ``bot``, recording into ``store`` (default: the one the settings name); not yet
-    queued or launched: ``ui.serve.serve`` does that."""
+def build_app(
+    bot: GlossaryBot,
+    settings: Settings | None = None,
+    store: Recorder | None = None,
+    lanes: Lanes | None = None,
+) -> gr.Blocks:
+    """The app around ``bot``, recording into ``store`` (default: the one the settings name), answering
+    in ``lanes`` (default: the settings' own); not yet queued or launched: ``ui.serve.serve`` does that."""
     settings = settings or bot.settings
-    store = store or Store.open(settings.database, settings.record_questions)
-    callbacks = Callbacks(bot, settings, store)
+    store = store or open_recorder(settings)
+    callbacks = Callbacks(bot, settings, store, lanes)
     labels = Labels()
     with gr.Blocks(title=t("page_title", START), analytics_enabled=False) as demo:
         ui_lang = _header(labels)
         lang_store = gr.BrowserState(START, storage_key=LANG_KEY)
         with gr.Tabs():
             chat, examples = _chat_tab(labels, settings)
-            pages = _pages(labels, bot, callbacks)
+            pages = _pages(labels, bot)
         _wire_chat(chat, examples, callbacks, ui_lang)
-        demo.load(callbacks.restore, chat.stored, chat.chatbot, api_visibility="private")
+        browser = gr.BrowserState("", storage_key=BROWSER_KEY)
+        demo.load(
+            callbacks.opened,
+            [chat.stored, lang_store, browser],
+            [chat.chatbot, chat.related_state, chat.cited, browser],
+            api_visibility="private",
+        ).then(show_related, chat.related_state, [chat.related_note, *chat.related], api_visibility="private")
         demo.load(callbacks.saved_lang, lang_store, ui_lang, api_visibility="private")
         ui_lang.change(callbacks.keep_lang, ui_lang, lang_store, api_visibility="private")
         listing_io = ([pages.query, pages.category, ui_lang], pages.listing)

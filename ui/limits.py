@@ -5,8 +5,11 @@ echoed 52 MB back, ``/gradio_api/upload`` kept any file anyone sent (the app has
 a client that opened a connection and never finished its headers held it for ever (slowloris).
 
 ``RequestLimits`` (ASGI middleware, in front of every route): refuses uploads, answers 413 to a body
-over ``max_request_kb`` (by its ``Content-Length`` before reading it, or as soon as the bytes read
-pass the limit) and 408 to a body not sent within ``request_timeout_s``. ``without_input`` makes
+over ``max_request_kb`` (by its ``Content-Length`` before passing it on, or as soon as the bytes read
+pass the limit) and 408 to a body not sent within ``request_timeout_s``. The 413 is readable: the
+rest of the body is read and dropped first, up to ``DISCARD_FACTOR`` times the limit (a client
+that sent ``Expect: 100-continue`` gets it before sending anything); before, urllib's 3 MB body
+met a closed connection (``BrokenPipeError``) and never saw the status. ``without_input`` makes
 validation errors name the field without echoing what was sent. ``SlowClientReaper`` closes
 connections that have not sent a complete request head within ``request_timeout_s``: uvicorn has
 no such timeout, and the headers arrive before any ASGI code runs.
@@ -26,7 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bot.messages import t
+from bot.reply.messages import t
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +38,9 @@ KB = 1024
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 #: Gradio's upload route (``/gradio_api/upload``), which this app never needs.
 UPLOAD_SUFFIX = "/upload"
+#: A body over the limit is still read (and dropped) up to this many times the limit, so that the
+#: client reads the 413: urllib and requests send the whole body before they read any reply.
+DISCARD_FACTOR = 8
 #: How often the reaper looks at the open connections (a fraction of the timeout it enforces).
 REAPER_TICKS_PER_TIMEOUT = 4
 
@@ -54,8 +60,14 @@ class RequestLimits:
         if scope["path"].endswith(UPLOAD_SUFFIX):
             await _refuse(send, 403, t("limit_no_uploads", "en"))
             return
-        declared = dict(scope["headers"]).get(b"content-length", b"")
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.max_bytes:
+            # A client that asked "100-continue" sends nothing before our answer; one that declared no
+            # more than the discard bound is read to the end, so it is listening when the 413 comes.
+            waits = headers.get(b"expect", b"").lower() == b"100-continue"
+            if not waits and int(declared) <= self.max_bytes * DISCARD_FACTOR:
+                await self._discard(receive)
             await _refuse(send, 413, self._too_large())
             return
         chunks: list[bytes] = []
@@ -69,21 +81,36 @@ class RequestLimits:
                         return
                     chunk = message.get("body", b"")
                     size += len(chunk)
+                    more = message.get("more_body", False)
                     if size > self.max_bytes:
+                        if more:
+                            await self._discard(receive, size)
                         await _refuse(send, 413, self._too_large())
                         return
                     chunks.append(chunk)
-                    more = message.get("more_body", False)
         except TimeoutError:
             await _refuse(send, 408, t("limit_too_slow", "en", seconds=f"{self.timeout_s:g}"))
             return
-        await self.app(scope, _replay(b"".join(chunks), receive), send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)
+
+    async def _discard(self, receive: Receive, size: int = 0) -> None:
+        """Read and drop the rest of a body, up to ``DISCARD_FACTOR`` times the limit and within the
+        time limit: a client that sends its whole body before it reads (urllib, requests) then reads
+        the 413 instead of a broken pipe. Beyond either bound the connection is closed as it stands."""
+        with anyio.move_on_after(self.timeout_s):
+            while size <= self.max_bytes * DISCARD_FACTOR:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                size += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
 
     def _too_large(self) -> str:
         return t("limit_too_large", "en", kb=self.max_bytes // KB)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
     """The body already read, as one message; then whatever the connection says next (a disconnect)."""
     sent = False
 

@@ -47,6 +47,21 @@ class SessionAnswers:
             return answers.get(text) if answers is not None else None
 
 
+class Browsers:
+    """chat session -> the browser it runs in, bounded: a browser keeps its key across reloads
+    (``gr.BrowserState``), so answers restored after a reload are still known as given to it."""
+
+    def __init__(self, sessions: int = MAX_SESSIONS) -> None:
+        self._map = SessionAnswers(sessions=1, per_session=sessions)
+
+    def bind(self, session: str, browser: str) -> None:
+        self._map.remember("", session, browser)
+
+    def key(self, session: str) -> str:
+        """Whose answers a session may rate and copy: its browser's, or its own before it is bound."""
+        return self._map.lookup("", session) or session
+
+
 class RateLimit:
     """At most ``per_window`` events per key in any ``window_s`` seconds (a sliding window)."""
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from bot.records.store import AnswerRecord, Store, Vote
 from bot.records.tables import ID_CHARS
-from bot.text import detect_lang
+from bot.understand.text import detect_lang
 
 log = logging.getLogger(__name__)
 

@@ -6,13 +6,20 @@ the cosine distance of their topics, "what is" / "kya hai" stripped), so "capita
 "फ्रांस की राजधानी क्या है" make one group: one topic the glossary lacks. Each group lists its count,
 a few examples and the entries the bot found nearest to it.
 Rendered as markdown (people), CSV or JSON (tools).
+
+The cost is bounded whatever the store holds: the same text asked again is encoded once, and only
+the ``MAX_GROUPED`` most recent distinct declined texts are clustered (clustering is quadratic in
+what it groups: 7,951 texts took 90 s and 1.37 GB). Every text a visitor typed is inert in every
+rendering: escaped in markdown (``bot.answer.escape_md``: no tag, link, image or table cell of its
+own), and in CSV a cell that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, tab,
+carriage return first: OWASP's CSV injection) starts with a ``'``.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections import Counter, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -23,8 +30,9 @@ from sklearn.cluster import AgglomerativeClustering
 
 from bot.core import GlossaryBot
 from bot.inputs import json_line
-from bot.records.store import UNANSWERED, Store
-from bot.text import strip_scaffolding
+from bot.markdown import escape_md
+from bot.records.store import UNANSWERED, AnswerSource
+from bot.understand.text import strip_scaffolding
 
 #: Declined questions closer than this (cosine distance of their topics, average linkage) are one
 #: group. Measured on made-up out-of-glossary topics with the scaffolding stripped: rephrasings of
@@ -36,6 +44,15 @@ EXAMPLES = 3
 NEAREST = 3
 #: Rows shown per section in markdown (CSV and JSON carry them all).
 TOP = 20
+#: Most recent distinct declined texts grouped by meaning (the older ones are counted, not grouped):
+#: bounds the report's time and memory (benchmarks/report.py).
+MAX_GROUPED = 500
+#: Question vectors a maintainers' area keeps between reports (384 floats each: 1.5 KB).
+MEMO_SIZE = 4 * MAX_GROUPED
+#: Groups, biggest first, whose nearest entries are looked up (one search each).
+MAX_NEAREST_GROUPS = 50
+#: A CSV cell beginning with one of these is a formula to a spreadsheet (OWASP CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: Kinds that cite entries the asker wanted (a follow-up repeats an earlier answer's).
 ASKED_KINDS = frozenset({"answer", "comparison", "opposite"})
 
@@ -76,14 +93,44 @@ class Report:
     disliked: list[DislikedAnswer]
     most_asked: list[tuple[str, int]]
     terms: dict[str, str] = field(default_factory=dict)  # entry id -> its term, for display
+    declined_total: int = 0  # declined questions with a text in the period
+    declined_grouped: int = 0  # of which grouped by meaning (the most recent MAX_GROUPED texts)
 
 
-def group_declined(bot: GlossaryBot, rows: Sequence[dict[str, Any]]) -> list[DeclinedGroup]:
-    """Declined questions (with text) grouped by meaning, biggest group first."""
-    texts = [r["question"] for r in rows]
+class VectorMemo:
+    """Question text -> its query vector, the ``size`` most recently used kept (in memory only: no
+    visitor text outlives the store's retention on disk). A maintainers' area keeps one, so a report
+    encodes only the texts declined since the last one."""
+
+    def __init__(self, size: int = MEMO_SIZE) -> None:
+        self.size = size
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def encode(self, bot: GlossaryBot, texts: list[str]) -> np.ndarray:
+        missing = [t for t in texts if t not in self._vectors]
+        if missing:
+            fresh = bot.encoder.encode_queries([strip_scaffolding(t) for t in missing])
+            self._vectors.update(zip(missing, fresh, strict=True))
+        for text in texts:
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > self.size:
+            self._vectors.popitem(last=False)
+        return np.stack([self._vectors[t] for t in texts])
+
+
+def group_declined(
+    bot: GlossaryBot, rows: Sequence[dict[str, Any]], memo: VectorMemo | None = None
+) -> list[DeclinedGroup]:
+    """Declined questions (with text, oldest first) grouped by meaning, biggest group first: each
+    distinct text once, the ``MAX_GROUPED`` most recent of them."""
+    asked = Counter(r["question"] for r in rows)
+    langs: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        langs[r["question"]][r["lang"]] += 1
+    texts = list(dict.fromkeys(r["question"] for r in reversed(rows)))[:MAX_GROUPED]  # newest first
     if not texts:
         return []
-    vectors = bot.encoder.encode_queries([strip_scaffolding(t) for t in texts])
+    vectors = (memo or VectorMemo()).encode(bot, texts)
     if len(texts) == 1:
         labels = np.zeros(1, dtype=int)
     else:
@@ -91,17 +138,25 @@ def group_declined(bot: GlossaryBot, rows: Sequence[dict[str, Any]]) -> list[Dec
             n_clusters=None, metric="cosine", linkage="average", distance_threshold=GROUP_DISTANCE
         )
         labels = clustering.fit_predict(vectors)
-    groups: list[DeclinedGroup] = []
+    groups: list[tuple[int, list[str], dict[str, int], str]] = []
     for label in np.unique(labels):
         members = np.flatnonzero(labels == label)
         centre = vectors[members].mean(axis=0)
-        central = members[np.argsort(-(vectors[members] @ centre))]  # most typical first
-        asked = Counter(texts[i] for i in central)
-        examples = list(dict.fromkeys(texts[i] for i in central))[:EXAMPLES]
-        nearest = [h.entry.id for h in bot.search(texts[central[0]], NEAREST)]
-        languages = Counter(rows[int(i)]["lang"] for i in members)
-        groups.append(DeclinedGroup(sum(asked.values()), examples, dict(languages), nearest))
-    return sorted(groups, key=lambda g: (-g.count, g.examples[0]))
+        central = [texts[i] for i in members[np.argsort(-(vectors[members] @ centre))]]  # most typical first
+        languages: Counter[str] = Counter()
+        for text in central:
+            languages.update(langs[text])
+        groups.append((sum(asked[t] for t in central), central[:EXAMPLES], dict(languages), central[0]))
+    groups.sort(key=lambda g: (-g[0], g[1][0]))
+    return [
+        DeclinedGroup(
+            count,
+            examples,
+            languages,
+            [h.entry.id for h in bot.search(typical, NEAREST)] if n < MAX_NEAREST_GROUPS else [],
+        )
+        for n, (count, examples, languages, typical) in enumerate(groups)
+    ]
 
 
 def _disliked(rows: Sequence[dict[str, Any]]) -> list[DislikedAnswer]:
@@ -140,9 +195,13 @@ def _languages(rows: Sequence[dict[str, Any]]) -> dict[str, LanguageCounts]:
 
 
 def build(
-    store: Store, bot: GlossaryBot, since: datetime | None = None, until: datetime | None = None
+    store: AnswerSource,
+    bot: GlossaryBot,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    memo: VectorMemo | None = None,
 ) -> Report:
-    """The report over answers recorded in [since, until)."""
+    """The report over answers recorded in [since, until) (``memo``: vectors of earlier reports)."""
     rows = store.answers_between(since, until)
     declined = [r for r in rows if r["kind"] in UNANSWERED and r["question"]]
     asked = Counter(e for r in rows if r["kind"] in ASKED_KINDS for e in r["entry_ids"])
@@ -151,10 +210,12 @@ def build(
         until=until,
         questions=len(rows),
         languages=_languages(rows),
-        declined=group_declined(bot, declined),
+        declined=group_declined(bot, declined, memo),
         disliked=_disliked(rows),
         most_asked=sorted(asked.items(), key=lambda kv: (-kv[1], kv[0])),
+        declined_total=len(declined),
     )
+    report.declined_grouped = sum(g.count for g in report.declined)
     ids = {e for g in report.declined for e in g.nearest} | {e for e, _ in report.most_asked}
     ids |= {e for d in report.disliked for e in d.entry_ids}
     terms = {e.id: e.term for e in bot.glossary.entries}  # an id may be gone since it was recorded
@@ -170,15 +231,23 @@ def _period(report: Report) -> str:
 
 
 def _cell(text: str) -> str:
-    """Text in a markdown table cell: one line, no cell-ending bars."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """A visitor's or the glossary's text in a markdown table cell: one line, inert (no tag, link,
+    image or emphasis), no cell-ending bars (``escape_md`` escapes them)."""
+    return escape_md(text)
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: a leading formula character gets a ``'`` before it."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def to_markdown(report: Report) -> str:
-    """The report for people (the CLI's default and the About tab's download)."""
+    """The report for people (the CLI's default and the maintainers' area's download)."""
 
     def names(ids: Sequence[str]) -> str:
-        return ", ".join(f"{report.terms.get(i, i)} (`{i}`)" for i in ids) or "—"
+        return ", ".join(f"{_cell(report.terms.get(i, i))} (`{_cell(i)}`)" for i in ids) or "—"
 
     lines = [
         "# Glossary bot report",
@@ -196,11 +265,14 @@ def to_markdown(report: Report) -> str:
         "",
         "## Declined questions, grouped by meaning",
         "",
+        f"{report.declined_total} declined questions; {report.declined_grouped} of them (the "
+        f"{MAX_GROUPED} most recent distinct texts at most) grouped by meaning.",
+        "",
         "| count | languages | examples | nearest entries |",
         "|---|---|---|---|",
         *(
             f"| {g.count} | {', '.join(f'{k} {v}' for k, v in sorted(g.languages.items()))} | "
-            f"{_cell(' · '.join(g.examples))} | {_cell(names(g.nearest))} |"
+            f"{_cell(' · '.join(g.examples))} | {names(g.nearest)} |"
             for g in report.declined[:TOP]
         ),
         "",
@@ -209,7 +281,7 @@ def to_markdown(report: Report) -> str:
         "| dislikes | likes | answer | questions | comments |",
         "|---|---|---|---|---|",
         *(
-            f"| {d.dislikes} | {d.likes} | {d.kind}: {_cell(names(d.entry_ids))} | "
+            f"| {d.dislikes} | {d.likes} | {d.kind}: {names(d.entry_ids)} | "
             f"{_cell(' · '.join(d.questions))} | {_cell(' · '.join(d.comments))} |"
             for d in report.disliked[:TOP]
         ),
@@ -218,7 +290,7 @@ def to_markdown(report: Report) -> str:
         "",
         "| times cited | entry |",
         "|---|---|",
-        *(f"| {n} | {_cell(names([e]))} |" for e, n in report.most_asked[:TOP]),
+        *(f"| {n} | {names([e])} |" for e, n in report.most_asked[:TOP]),
     ]
     return "\n".join(lines) + "\n"
 
@@ -235,7 +307,7 @@ def to_json(report: Report) -> str:
 def to_csv(report: Report) -> str:
     """One row per finding: section, count, languages, entry ids, examples, comments."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _InertWriter(csv.writer(out))
     writer.writerow(["section", "count", "likes", "languages", "entry_ids", "examples", "comments"])
     for lang, c in report.languages.items():
         writer.writerow(
@@ -259,3 +331,13 @@ def to_csv(report: Report) -> str:
     for e, n in report.most_asked:
         writer.writerow(["asked", n, "", "", e, "", ""])
     return out.getvalue()
+
+
+class _InertWriter:
+    """A csv writer whose every cell goes through :func:`csv_cell` first."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: Sequence[object]) -> None:
+        self._writer.writerow([csv_cell(cell) for cell in row])

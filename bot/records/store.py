@@ -15,14 +15,16 @@ busy timeout, so several processes can write one file; every write is one short 
 from __future__ import annotations
 
 import logging
+import math
+import socket
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from alembic import command
 from alembic.config import Config
@@ -30,10 +32,11 @@ from sqlalchemy import Connection, Engine, Table, create_engine, delete, event, 
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 
-from bot.answer import AnswerKind
 from bot.inputs import scrub
 from bot.records.tables import answers, votes
+from bot.reply.answer import AnswerKind
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +52,20 @@ Channel = Literal["chat", "api", "cli", "import"]
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: Key of the PostgreSQL advisory lock held while migrating (any constant shared by all replicas).
 MIGRATION_LOCK = 0x6C6F7373  # "loss"
-#: How long a SQLite writer waits for another's transaction before giving up (seconds).
+#: How long a SQLite writer waits for another's transaction before giving up (seconds), when the
+#: caller names no timeout of its own (the CLI and the maintainers' report: a person waits, not an asker).
 SQLITE_BUSY_TIMEOUT_S = 30
 #: How often a running app deletes records past the retention setting (seconds).
 PRUNE_INTERVAL_S = 3600
 #: Longest question or comment kept; the rest is cut off.
 MAX_TEXT = 2000
+
+
+class AnswerSource(Protocol):
+    """What reads recorded answers (the maintainers' report): a :class:`Store`, or the app's
+    ``Recorder``, which reads from its store when it is open."""
+
+    def answers_between(self, since: datetime | None, until: datetime | None) -> list[dict[str, Any]]: ...
 
 
 class StoreError(Exception):
@@ -78,29 +89,89 @@ class AnswerRecord:
     channel: Channel
 
 
+def new_answer_id() -> str:
+    """A random answer id, made on the server (a vote must name one it was given)."""
+    return uuid.uuid4().hex
+
+
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def _engine(url: str) -> Engine:
-    """An engine for ``url``: PostgreSQL through psycopg 3, SQLite in WAL mode with IMMEDIATE writes."""
+class InvalidDatabaseUrl(StoreError):
+    """``database_url`` cannot be read or names a database this store does not speak: a setting to fix."""
+
+
+def _engine(url: str, timeout_s: float | None = None) -> Engine:
+    """An engine for ``url``: PostgreSQL through psycopg 3, SQLite in WAL mode with IMMEDIATE writes.
+
+    ``timeout_s`` bounds each wait on the database: SQLite's busy timeout (another process holding
+    the write lock); PostgreSQL's ``connect_timeout`` and ``statement_timeout`` (a server that does
+    not answer, a lock held by another session). A server that stops mid-statement (frozen, or a
+    network partition) enforces no timeout of its own: :class:`Store` then closes the connection's
+    socket from a timer (:func:`_deadline`).
+    """
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
-        raise StoreError(f"invalid database_url {url!r}: {exc}") from exc
+        raise InvalidDatabaseUrl(f"invalid database_url {url!r}: {exc}") from exc
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
+            try:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder of {parsed.database}: {exc}") from exc
+        busy = SQLITE_BUSY_TIMEOUT_S if timeout_s is None else timeout_s
+        engine = create_engine(parsed, connect_args={"timeout": busy})
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
         return engine
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if timeout_s is not None:
+        # A fresh connection per transaction (no pool): a pooled one would be pinged on checkout, and
+        # a ping to a stopped server waits for ever, before any timeout of ours is armed.
+        options = {
+            "poolclass": NullPool,
+            "connect_args": {
+                "connect_timeout": max(1, math.ceil(timeout_s)),  # libpq counts whole seconds
+                "options": f"-c statement_timeout={int(timeout_s * 1000)}",
+            },
+        }
     try:
-        return create_engine(parsed, pool_pre_ping=True)
+        return create_engine(parsed, **options)
     except (ArgumentError, ImportError) as exc:
-        raise StoreError(f"unsupported database_url {parsed!r}: {exc}") from exc
+        raise InvalidDatabaseUrl(f"unsupported database_url {parsed!r}: {exc}") from exc
+
+
+def _abort(dbapi_connection: Any) -> None:
+    """Shut the socket of a PostgreSQL connection down, from another thread: the statement waiting on
+    it fails at once ("server closed the connection") instead of waiting for a server that is stopped."""
+    fd = getattr(getattr(dbapi_connection, "pgconn", None), "socket", -1)
+    if not isinstance(fd, int) or fd < 0:
+        return
+    try:
+        with socket.fromfd(fd, socket.AF_INET, socket.SOCK_STREAM) as duplicate:  # a dup: ours to close
+            duplicate.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+@contextmanager
+def _deadline(conn: Connection, timeout_s: float | None) -> Iterator[None]:
+    """Abort ``conn`` if what runs inside takes longer than ``timeout_s`` (PostgreSQL only: SQLite's
+    waits are bounded by its busy timeout, and a local file does not stop answering)."""
+    if timeout_s is None or conn.dialect.name != "postgresql":
+        yield
+        return
+    timer = threading.Timer(timeout_s, _abort, [conn.connection.dbapi_connection])
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -119,14 +190,16 @@ def _insert(conn: Connection, table: Table) -> postgresql.Insert | sqlite.Insert
 class Store:
     """Answers and votes in one database; ``Store.open(url)`` migrates it first."""
 
-    def __init__(self, engine: Engine, record_questions: bool = True) -> None:
+    def __init__(self, engine: Engine, record_questions: bool = True, timeout_s: float | None = None) -> None:
         self.engine = engine
         self.record_questions = record_questions
+        self.timeout_s = timeout_s
 
     @classmethod
-    def open(cls, url: str, record_questions: bool = True) -> Store:
-        """The store at ``url`` with its schema migrated to the newest version (see the module docstring)."""
-        store = cls(_engine(url), record_questions)
+    def open(cls, url: str, record_questions: bool = True, timeout_s: float | None = None) -> Store:
+        """The store at ``url`` with its schema migrated to the newest version (see the module docstring);
+        every wait on the database bounded by ``timeout_s`` when given (see :func:`_engine`)."""
+        store = cls(_engine(url, timeout_s), record_questions, timeout_s)
         with store._write() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
@@ -148,7 +221,7 @@ class Store:
     def _write(self) -> Iterator[Connection]:
         """One transaction; database errors become a :class:`StoreError` naming the database."""
         try:
-            with self.engine.begin() as conn:
+            with self.engine.begin() as conn, _deadline(conn, self.timeout_s):
                 yield conn
         except UnknownAnswer:
             raise
@@ -162,22 +235,31 @@ class Store:
     ) -> str:
         """Record one answered question; returns the id a vote on it must name (``answer_id`` when given:
         an import keeps the old ids)."""
-        answer_id = answer_id or uuid.uuid4().hex
-        question = scrub(record.question)[:MAX_TEXT] if record.question and self.record_questions else None
-        row = {
-            "id": answer_id,
-            "ts": ts or datetime.now(UTC),
-            "question": question,
-            "lang": record.lang,
-            "kind": record.kind,
-            "entry_ids": list(record.entry_ids),
-            "confidence": record.confidence,
-            "glossary_version": record.glossary_version,
-            "channel": record.channel,
-        }
-        with self._write() as conn:  # an id given twice (an import run again) is recorded once
-            conn.execute(_insert(conn, answers).values(row).on_conflict_do_nothing())
+        answer_id = answer_id or new_answer_id()
+        self.record_answers([(answer_id, ts or datetime.now(UTC), record)])
         return answer_id
+
+    def record_answers(self, batch: Sequence[tuple[str, datetime, AnswerRecord]]) -> None:
+        """Record several answers (id, time, record) in one transaction; an id given twice (an import
+        run again, a batch written again after a timeout) is recorded once."""
+        rows = [
+            {
+                "id": answer_id,
+                "ts": ts,
+                "question": scrub(r.question)[:MAX_TEXT] if r.question and self.record_questions else None,
+                "lang": r.lang,
+                "kind": r.kind,
+                "entry_ids": list(r.entry_ids),
+                "confidence": r.confidence,
+                "glossary_version": r.glossary_version,
+                "channel": r.channel,
+            }
+            for answer_id, ts, r in batch
+        ]
+        if not rows:
+            return
+        with self._write() as conn:
+            conn.execute(_insert(conn, answers).on_conflict_do_nothing(), rows)
 
     def record_vote(
         self, answer_id: str, vote: Vote, comment: str | None = None, ts: datetime | None = None

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from bot.answer import cited_sources, unescape_md
-from bot.comparison import split_comparison
-from bot.dialogue import CitationIndex, is_answer, message_text, named_entry
+from bot.markdown import cited_sources, unescape_md
 from bot.records import Store
+from bot.search.names import named_entry
+from bot.understand.comparison import split_comparison
+from bot.understand.dialogue import CitationIndex, is_answer, message_text
 from glossary import Glossary, GlossaryEntry
 
 #: A session's questions, in turn; ``{en}`` and ``{hi}`` are its term's names.
@@ -227,6 +228,13 @@ def feedback_errors(store: Store, report: Report) -> list[str]:
     if len(rows) != len(report.latencies):
         errors.append(f"{len(report.latencies)} questions answered, {len(rows)} recorded")
     return errors
+
+
+def wait_until_recorded(url: str, patience_s: float = 60) -> None:
+    """Until the app has written every answer it queued (``/readyz``'s ``store.queued`` is 0)."""
+    deadline = time.monotonic() + patience_s
+    while httpx.get(f"{url}/readyz", timeout=30).json()["store"]["queued"] and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def long_question(seed: int, chars: int = LONG_QUESTION_CHARS) -> str:

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -27,7 +29,7 @@ from bot.records import Store
 from bot.settings import Settings
 from glossary import load_glossary
 from tests.conftest import free_port
-from tests.load.harness import feedback_errors, run_attack, run_flood, run_load
+from tests.load.harness import feedback_errors, run_attack, run_flood, run_load, wait_until_recorded
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 600  # a first start converts the model and builds the index
@@ -50,6 +52,38 @@ def _wait_until_serving(url: str, app: subprocess.Popen, log: Path) -> None:
     raise SystemExit(f"the app did not serve within {START_TIMEOUT_S} s")
 
 
+@contextmanager
+def app_process(
+    folder: Path, env: dict[str, str] | None = None, prelude: str = ""
+) -> Iterator[tuple[str, subprocess.Popen, Path]]:
+    """``python app.py`` on a free loopback port with its store in ``folder``, once it serves; yields
+    (url, process, log file) and stops it (SIGTERM) at the end. ``prelude``: Python run first in the
+    app's process (e.g. a resource limit); ``env`` adds or overrides environment variables."""
+    port = free_port()
+    environment = {
+        **os.environ,
+        "GLOSSARY_BOT_HOST": "127.0.0.1",
+        "GLOSSARY_BOT_PORT": str(port),
+        "GLOSSARY_BOT_DATABASE_URL": f"sqlite:///{folder}/records.sqlite3",
+        **(env or {}),
+    }
+    command = [sys.executable, "app.py"]
+    if prelude:
+        run = "import runpy, sys; sys.argv = ['app.py']; runpy.run_path('app.py', run_name='__main__')"
+        command = [sys.executable, "-c", f"{prelude}\n{run}"]
+    log = folder / "app.log"
+    with log.open("w") as out:
+        app = subprocess.Popen(command, cwd=REPO, env=environment, stdout=out, stderr=out)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(url, app, log)
+        yield url, app, log
+    finally:
+        if app.poll() is None:
+            app.terminate()
+            app.wait(timeout=30)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50)
@@ -66,33 +100,18 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = Settings()
     glossary = load_glossary(settings.glossary_paths or None)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, app_process(Path(tmp)) as (url, _, _):
         database = f"sqlite:///{tmp}/records.sqlite3"
-        env = {
-            **os.environ,
-            "GLOSSARY_BOT_HOST": "127.0.0.1",
-            "GLOSSARY_BOT_PORT": str(port),
-            "GLOSSARY_BOT_DATABASE_URL": database,
-        }
-        log = Path(tmp, "app.log")
-        with log.open("w") as out:
-            app = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=out, stderr=out)
-            try:
-                _wait_until_serving(url, app, log)
-                if args.flood:
-                    print(run_flood(url, args.flood, FLOOD_QUESTION_CHARS))
-                    return 0
-                if args.attackers is not None:
-                    attack = run_attack(url, glossary, args.attackers, args.sessions, args.questions)
-                    print(attack.summary())
-                    return 1 if attack.chat.errors or attack.api.errors else 0
-                report = run_load(url, glossary, args.sessions, args.questions, args.vote_every)
-                errors = report.errors + feedback_errors(Store.open(database), report)
-            finally:
-                app.terminate()
-                app.wait(timeout=30)
+        if args.flood:
+            print(run_flood(url, args.flood, FLOOD_QUESTION_CHARS))
+            return 0
+        if args.attackers is not None:
+            attack = run_attack(url, glossary, args.attackers, args.sessions, args.questions)
+            print(attack.summary())
+            return 1 if attack.chat.errors or attack.api.errors else 0
+        report = run_load(url, glossary, args.sessions, args.questions, args.vote_every)
+        wait_until_recorded(url)
+        errors = report.errors + feedback_errors(Store.open(database), report)
     print(report.summary())
     print(f"feedback: {len(report.votes)} votes sent, each recorded exactly once: {not errors}")
     for error in errors[:20]:

@@ -30,6 +30,7 @@ def test_concurrent_sessions_get_their_own_answers_and_every_vote_is_logged_once
     assert report.errors == []
     assert len(report.latencies) == SESSIONS * QUESTIONS
     assert len(report.votes) == SESSIONS * (QUESTIONS // 2)
+    harness.wait_until_recorded(url)
     assert harness.feedback_errors(Store.open(config.database), report) == []
 
 

@@ -1,0 +1,85 @@
+"""``python -m benchmarks.edit_paired``: a one-entry edit of a big glossary, this checkout against a git ref.
+
+On a shared machine an absolute time says more about the neighbours than about the code, so the two
+are measured in turns under the same load: each round edits one more entry's definition, then times
+``GlossaryBot.load`` in a new process with the ref's code and with this checkout's (the order
+alternates between rounds), each on its own copy of ``--cache`` (a cache in which the glossary has
+been built once, e.g. by ``python -m benchmarks.deploy --sections big --entries 5000 --same-texts``,
+whose generated glossary is ``--glossary``). Prints one JSON line per load and a summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+#: What the child process runs: the bot's load with the code on the front of sys.path.
+CHILD = """
+import json, sys, time
+code, cache, glossary = sys.argv[1:4]
+sys.path.insert(0, code)
+import bot
+assert bot.__file__.startswith(code), bot.__file__
+from bot.core import GlossaryBot
+from bot.settings import Settings
+began = time.perf_counter()
+GlossaryBot.load(Settings(glossary_paths=[glossary], cache_dir=cache))
+print(json.dumps({"load_s": time.perf_counter() - began}))
+"""
+
+
+def _load_s(code: Path, cache: Path, glossary: Path) -> float:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "HF_HUB_OFFLINE": "1", "TQDM_DISABLE": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(code), str(cache), str(glossary)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(json.loads(done.stdout.strip().splitlines()[-1])["load_s"])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.edit_paired", description=__doc__)
+    parser.add_argument("--ref", default="main", help="The git ref to compare with.")
+    parser.add_argument("--cache", type=Path, required=True, help="A cache the glossary was built in.")
+    parser.add_argument("--glossary", type=Path, required=True, help="The glossary file (edited in place).")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="edit-paired-") as tmp:
+        work = Path(tmp)
+        ref_code = work / "ref"
+        ref_code.mkdir()
+        archive = subprocess.run(["git", "archive", args.ref], cwd=REPO, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(ref_code)], input=archive.stdout, check=True)
+        sides = {args.ref: ref_code, "this checkout": REPO}
+        caches = {name: work / f"cache-{i}" for i, name in enumerate(sides)}
+        for cache in caches.values():
+            shutil.copytree(args.cache, cache)
+        doc = yaml.safe_load(args.glossary.read_text(encoding="utf-8"))
+        times: dict[str, list[float]] = {name: [] for name in sides}
+        for n in range(args.rounds):
+            doc["entries"][n]["definition_en"] += f" Edited ({n}) for the benchmark."
+            args.glossary.write_text(
+                yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8"
+            )
+            for name in list(sides)[:: 1 if n % 2 == 0 else -1]:
+                times[name].append(_load_s(sides[name], caches[name], args.glossary))
+                print(json.dumps({"round": n, "code": name, "load_s": times[name][-1]}), flush=True)
+    summary = {name: statistics.median(ts) for name, ts in times.items()}
+    print(json.dumps({"median_load_s": summary, "load_average": os.getloadavg()[0]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""An entry in markdown, in the asker's language: the pieces every kind of reply is made of.
+
+Hindi text is quoted verbatim from the glossary; English text is the project's translation (About
+says so once). An entry is a quick part, read first (names, how sure the bot is, the definition's
+first sentence in bold, its citation), and details (usage, example, cautions, the other language)
+that the app shows collapsed. No HTML: the text is copied as it is into tickets and terminals.
+Every piece of glossary or user text passes through ``bot.markdown.escape_md``, so it renders as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import regex
+
+from bot.markdown import escape_md, source_target
+from bot.reply.answer import ConfidenceLabel
+from bot.reply.messages import t
+from bot.search.retrieval import Hit
+from bot.understand.text import Lang, Side, other, side
+from glossary import Glossary, GlossaryEntry, Source
+
+#: How many related terms an answer offers as follow-ups.
+MAX_RELATED = 4
+#: Hits a single-entry answer keeps (its sources block): the answer's entry and the two nearest, enough
+#: to show what else was close without burying the answer.
+ANSWER_SOURCES = 3
+#: Entries a near miss offers as the closest ones.
+DECLINE_SUGGESTIONS = 2
+#: The end of a sentence (full stop, question or exclamation mark, or Hindi danda) before a space.
+_SENTENCE_END = regex.compile(r"(?<=[.!?।])\s+")
+#: A Sources row's snippet of the entry's definition is cut at this many characters.
+SNIPPET_CHARS = 90
+
+
+def first_sentence(text: str) -> tuple[str, str]:
+    """(the first sentence, the rest): the quick answer leads with the first."""
+    parts = _SENTENCE_END.split(text.strip(), maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+def cite(source: Source, lang: Lang, glossary: Glossary) -> str:
+    """``Source: [title, line 5](source/doc?line=5)``: the document's title and the line, linked to
+    the app's source viewer (read back by ``bot.markdown.cited_sources``)."""
+    return f"**{t('source', lang)}:** {source_link(source, lang, glossary)}"
+
+
+def source_link(source: Source, lang: Lang, glossary: Glossary) -> str:
+    title = escape_md(glossary.title(source.document))
+    return f"[{title}, {t('line', lang)} {source.line}]({source_target(source)})"
+
+
+def term(entry: GlossaryEntry, lang: Side) -> str:
+    return entry.term_en if lang == "en" else entry.term_hi
+
+
+def names(entry: GlossaryEntry, first: Side) -> str:
+    second = other(first)
+    a, b = term(entry, first), term(entry, second)
+    return escape_md(a) if a == b else f"{escape_md(a)} · {escape_md(b)}"
+
+
+def category_name(entry: GlossaryEntry, lang: Side) -> str:
+    return entry.category.en if lang == "en" else entry.category.hi
+
+
+def fields(entry: GlossaryEntry, lang: Side) -> dict[str, str | None]:
+    """Definition, usage and example in one language (None where the glossary has none)."""
+    if lang == "hi":
+        return {"definition": entry.definition_hi, "usage": entry.usage_hi, "example": entry.example_hi}
+    return {"definition": entry.definition_en, "usage": entry.usage_en, "example": entry.example_en}
+
+
+def entry_notes(entry: GlossaryEntry, lang: Side) -> list[str]:
+    return entry.notes_hi if lang == "hi" else entry.notes_en
+
+
+def _field_lines(entry: GlossaryEntry, lang: Side, keys: Iterable[str]) -> list[str]:
+    values = fields(entry, lang)
+    lines = [f"**{t(k, lang)}:** {escape_md(v)}" for k in keys if (v := values[k])]
+    lines.extend(f"**{t('notes', lang)}:** {escape_md(n)}" for n in entry_notes(entry, lang))
+    return lines
+
+
+def summary(entry: GlossaryEntry, lang: Side) -> str:
+    """The one-line answer: the definition's first sentence, in bold."""
+    return f"**{escape_md(first_sentence(fields(entry, lang)['definition'] or '')[0])}**"
+
+
+def label_line(label: ConfidenceLabel | None, confidence: float | None, lang: Side) -> str:
+    """The label, with the confidence in per cent when it is the reason for the label."""
+    if label is None:
+        return ""
+    line = f"*{t(f'label_{label}', lang)}*"
+    if confidence is None:
+        return line
+    return f"{line} · {t('confidence', lang, percent=round(confidence * 100))}"
+
+
+def quick_card(
+    entry: GlossaryEntry,
+    lang: Lang,
+    glossary: Glossary,
+    heading: bool = True,
+    label: ConfidenceLabel | None = None,
+    confidence: float | None = None,
+) -> str:
+    """What is read first: names, how sure, the first sentence in bold, the rest of the definition,
+    category and citation."""
+    first = side(lang)
+    rest = first_sentence(fields(entry, first)["definition"] or "")[1]
+    parts = [
+        f"### {names(entry, first)}" if heading else "",
+        label_line(label, confidence, first),
+        summary(entry, first) + (f" {escape_md(rest)}" if rest else ""),
+        f"**{t('category', first)}:** {escape_md(category_name(entry, first))}",
+        cite(entry.source, lang, glossary),
+    ]
+    return "\n\n".join(p for p in parts if p)
+
+
+def detail_card(entry: GlossaryEntry, lang: Lang) -> str:
+    """Usage, example and cautions, then the whole entry in the other language."""
+    first = side(lang)
+    second = other(first)
+    own = _field_lines(entry, first, ("usage", "example"))
+    theirs = _field_lines(entry, second, ("definition", "usage", "example"))
+    return "\n\n".join([*own, f"#### {t('other', first)}", *theirs])
+
+
+def entry_card(entry: GlossaryEntry, lang: Lang, glossary: Glossary, heading: bool = True) -> str:
+    """The whole entry at once (the Browse page): quick card, then its details."""
+    return "\n\n".join([quick_card(entry, lang, glossary, heading), detail_card(entry, lang)])
+
+
+def known(ids: Iterable[str], glossary: Glossary) -> list[str]:
+    """The ids that name entries of this glossary (related lists may point outside a user glossary)."""
+    out = []
+    for entry_id in ids:
+        try:
+            glossary.get(entry_id)
+        except KeyError:
+            continue
+        out.append(entry_id)
+    return out
+
+
+def suggest(shown: Sequence[GlossaryEntry], nearby: Sequence[Hit], glossary: Glossary) -> list[str]:
+    """Up to MAX_RELATED follow-up terms: the shown entries' related terms first, then the next hits."""
+    candidates = [r for e in shown for r in e.related] + [h.entry.id for h in nearby]
+    skip = {e.id for e in shown}
+    picked = [i for i in dict.fromkeys(known(candidates, glossary)) if i not in skip]
+    return picked[:MAX_RELATED]
+
+
+def closest_list(entries: Sequence[GlossaryEntry], lang: Lang, glossary: Glossary) -> str:
+    first = side(lang)
+    return "\n".join(
+        f"- **{escape_md(term(e, first))}** — {snippet(e, first)} ({source_link(e.source, lang, glossary)})"
+        for e in entries
+    )
+
+
+def snippet(entry: GlossaryEntry, lang: Side) -> str:
+    text = first_sentence(fields(entry, lang)["definition"] or "")[0]
+    return escape_md(text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…")

@@ -1,0 +1,105 @@
+"""A comparison ("X vs Y vs Z"): the entries side by side, and any source table that covers them all."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.markdown import escape_md
+from bot.reply.answer import Answer, cited_answer
+from bot.reply.cards import category_name, cite, fields, source_link, suggest, term
+from bot.reply.context import Context
+from bot.reply.messages import t
+from bot.search.retrieval import Hit
+from bot.understand.text import Lang, Side, other, side
+from glossary import ComparisonTable, Glossary, GlossaryEntry
+
+
+def _cell(value: str | None, fallback: str = "—") -> str:
+    return escape_md(value) if value else fallback
+
+
+def _comparison_rows(entries: Sequence[GlossaryEntry], lang: Side, glossary: Glossary) -> list[str]:
+    """A table of the entries side by side; rows that are empty on every side are left out."""
+    header = "| | " + " | ".join(f"**{escape_md(term(e, lang))}**" for e in entries) + " |"
+    rows = [header, "|---" * (len(entries) + 1) + "|"]
+    for key in ("definition", "usage", "example"):
+        values = [fields(e, lang)[key] for e in entries]
+        hindi = [fields(e, "hi")[key] for e in entries]
+        if not any(values) and not any(hindi):
+            continue
+        cells = [
+            _cell(v, f"*{t('hindi_only', lang)}*" if h is not None and lang == "en" else "—")
+            for v, h in zip(values, hindi, strict=True)
+        ]
+        rows.append(f"| **{t(key, lang)}** | " + " | ".join(cells) + " |")
+    categories = [escape_md(category_name(e, lang)) for e in entries]
+    rows.append(f"| **{t('category', lang)}** | " + " | ".join(categories) + " |")
+    sources = [source_link(e.source, lang, glossary) for e in entries]
+    rows.append(f"| **{t('source', lang)}** | " + " | ".join(sources) + " |")
+    return rows
+
+
+def source_table(table: ComparisonTable, lang: Lang, glossary: Glossary) -> str:
+    """A table from the source document, cell for cell (Hindi), with its caption and citation."""
+    rows = [
+        "| " + " | ".join(_cell(c) for c in table.columns) + " |",
+        "|---" * len(table.columns) + "|",
+        *("| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows),
+    ]
+    caption = f"**{t('table', lang)}** — {escape_md(table.caption_hi)}"
+    return "\n\n".join([caption, "\n".join(rows), cite(table.source, lang, glossary)])
+
+
+def tables_for(entries: Sequence[GlossaryEntry], glossary: Glossary) -> list[ComparisonTable]:
+    """Source tables that describe every one of the compared entries."""
+    ids = {e.id for e in entries}
+    return [t for t in glossary.tables if ids <= set(t.entry_ids)]
+
+
+def _missing_line(missing: Sequence[str], lang: Side) -> str:
+    """Sides of a comparison that name no entry: said, never dropped silently."""
+    if not missing:
+        return ""
+    return t("no_entry_for", lang, names=", ".join(f"*{escape_md(m)}*" for m in missing))
+
+
+def comparison_card(entries: Sequence[GlossaryEntry], lang: Lang, glossary: Glossary) -> str:
+    """Two or more entries side by side, plus any source table that covers them all."""
+    first = side(lang)
+    heading = f" {t('vs', first)} ".join(escape_md(term(e, first)) for e in entries)
+    return "\n\n".join([f"### {heading}", "\n".join(_comparison_rows(entries, first, glossary))])
+
+
+def compare(
+    hits: Sequence[Hit],
+    sides: int,
+    lang: Lang,
+    glossary: Glossary,
+    missing: Sequence[str] = (),
+    notice: str | None = None,
+) -> Answer:
+    """The first ``sides`` hits side by side (the sides of an "X vs Y (vs Z)" question); sides that
+    name no entry are said, not dropped."""
+    entries = [h.entry for h in hits[:sides]]
+    first = side(lang)
+    parts = [comparison_card(entries, lang, glossary), _missing_line(missing, first)]
+    details = [
+        "\n".join(_comparison_rows(entries, other(first), glossary)),
+        *(source_table(tb, lang, glossary) for tb in tables_for(entries, glossary)),
+    ]
+    return cited_answer(
+        "\n\n".join(p for p in parts if p),
+        entries,
+        lang,
+        hits[: sides + 2],
+        suggest(entries, hits[sides:], glossary),
+        notice,
+        "\n\n".join([f"#### {t('other', first)}", *details]),
+        kind="comparison",
+    )
+
+
+def reply(ctx: Context) -> Answer:
+    found = ctx.evidence.found
+    answer = compare(found.hits, found.sides, ctx.lang, ctx.glossary, found.missing, ctx.notice)
+    return answer.model_copy(update={"confidence": found.confidence})

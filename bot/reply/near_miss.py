@@ -1,0 +1,56 @@
+"""A near miss: the glossary has no entry for what was asked, and says so, offering the closest ones."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.markdown import escape_md
+from bot.reply.answer import Answer, cited_answer
+from bot.reply.cards import ANSWER_SOURCES, DECLINE_SUGGESTIONS, closest_list, label_line, suggest
+from bot.reply.context import Context
+from bot.reply.messages import t
+from bot.search.retrieval import Hit
+from bot.understand.text import Lang, side
+from glossary import Glossary
+
+
+def near_miss(
+    topic: str,
+    hits: Sequence[Hit],
+    lang: Lang,
+    glossary: Glossary,
+    confidence: float,
+    notice: str | None = None,
+) -> Answer:
+    """ "The glossary has no entry for *topic*; the closest entries are ...": the entries are offered
+    as what they are, not as a definition of what was asked."""
+    first = side(lang)
+    shown = [h.entry for h in hits[:DECLINE_SUGGESTIONS]]
+    text = "\n\n".join(
+        [
+            # a percentage would read as the confidence in an answer to what was asked; it is the
+            # confidence that the first entry is the nearest, which a near miss already says
+            label_line("closest", None, first),
+            t("near_miss", first, topic=escape_md(topic)),
+            closest_list(shown, lang, glossary),
+        ]
+    )
+    answer = cited_answer(
+        text,
+        shown,
+        lang,
+        hits[:ANSWER_SOURCES],
+        suggest(shown, hits[len(shown) :], glossary),
+        notice,
+        confidence=confidence,
+        kind="near miss",
+    )
+    return answer.model_copy(update={"label": "closest"})  # whatever the confidence: the entry was not asked
+
+
+def reply(ctx: Context) -> Answer:
+    """The asked topic (the question without its scaffolding) and the closest entries."""
+    found = ctx.evidence.found
+    return near_miss(
+        ctx.query.reading.topic, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice
+    )

@@ -1,0 +1,102 @@
+"""Which kind of reply a question gets, decided in one place, and the handler that composes each.
+
+:func:`route` reads the question as understood (``bot.understand.query.Query``), the earlier answer
+it follows up on (``bot.understand.dialogue.FollowUp``) and what search found
+(``bot.search.evidence.Evidence``, asked only as far as the decision needs), and returns a
+:class:`Kind`; :data:`HANDLERS` maps each kind to the module that writes it. A new kind of reply is
+a member here, a branch of :func:`route` and a module of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import Enum, auto
+
+from bot.reply import card, comparison, decline, faq, follow_up, near_miss, opposite, remedy, small_talk
+from bot.reply.answer import NEAR_MISS_CONFIDENCE, Answer
+from bot.reply.context import Context
+from bot.search.evidence import Evidence, Retrieval
+from bot.search.names import names_other_term, only_part_of_name
+from bot.understand.dialogue import FollowUp
+from bot.understand.query import Query
+from bot.understand.text import Lang
+
+
+class Kind(Enum):
+    """The kinds of reply."""
+
+    NO_CONTEXT = auto()  # a follow-up with no earlier answer to refer to
+    AGAIN = auto()  # "in Hindi please": the earlier question answered again in that language
+    FOCUS = auto()  # "give me an example": a part of the earlier answer
+    SMALL_TALK = auto()
+    OPPOSITE = auto()  # "the opposite of X"
+    FAQ = auto()  # a how-to or problem question the glossary's FAQ answers
+    EMPTY = auto()  # no words to search
+    COMPARISON = auto()  # "X vs Y"
+    REMEDY = auto()  # a problem no entry names, addressed by entries' own text
+    DECLINE = auto()  # out of scope
+    NEAR_MISS = auto()  # no entry for what was asked; the closest offered
+    CARD = auto()  # the entry asked about
+
+
+HANDLERS: dict[Kind, Callable[[Context], Answer]] = {
+    Kind.NO_CONTEXT: follow_up.reply_no_context,
+    Kind.AGAIN: follow_up.reply_again,
+    Kind.FOCUS: follow_up.reply_focus,
+    Kind.SMALL_TALK: small_talk.reply,
+    Kind.OPPOSITE: opposite.reply,
+    Kind.FAQ: faq.reply,
+    Kind.EMPTY: decline.reply_empty,
+    Kind.COMPARISON: comparison.reply,
+    Kind.REMEDY: remedy.reply,
+    Kind.DECLINE: decline.reply,
+    Kind.NEAR_MISS: near_miss.reply,
+    Kind.CARD: card.reply,
+}
+
+
+def answer_lang(query: Query, follow: FollowUp | None, asked: Lang | None, preferred: Lang | None) -> Lang:
+    """The language to answer in: the one asked for (``asked``), else the one a follow-up names ("in
+    Hindi please"), else the question's own. The asker's interface language (``preferred``) decides
+    when the question's own cannot be told, as for a bare term name ("dropout")."""
+    if asked is None and preferred is not None and query.undecided:
+        asked = preferred
+    return asked or (follow.lang if follow is not None else None) or query.lang
+
+
+def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
+    """The kind of reply, deciding in order: follow-ups, small talk, opposites, the FAQ, then what
+    the ranking says. Search is asked only as far as the decision needs it."""
+    if follow is not None:
+        if follow.turn is None:
+            return Kind.NO_CONTEXT
+        return Kind.AGAIN if follow.aspect is None else Kind.FOCUS
+    if query.small_talk is not None:
+        return Kind.SMALL_TALK
+    if evidence.opposite is not None:
+        return Kind.OPPOSITE
+    if evidence.faq is not None:
+        return Kind.FAQ
+    found = evidence.found
+    if not found.hits:
+        return Kind.EMPTY
+    if found.comparison:
+        return Kind.COMPARISON
+    if evidence.named is None and _asks_for_another_term(query, found):
+        # A problem no entry names may still be one the glossary's usage or example text addresses.
+        if evidence.remedies:
+            return Kind.REMEDY
+        return Kind.DECLINE if found.abstained else Kind.NEAR_MISS
+    return Kind.CARD
+
+
+def _asks_for_another_term(query: Query, found: Retrieval) -> bool:
+    """The first entry is not what was asked: out of scope, too unsure, or a bare term that is not
+    its name or only part of it ("what is attention" answered with FlashAttention)."""
+    first = found.hits[0].entry
+    return (
+        found.abstained
+        or found.confidence < NEAR_MISS_CONFIDENCE
+        or names_other_term(query.reading, first)
+        or only_part_of_name(query.reading, first)
+    )

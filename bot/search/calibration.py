@@ -1,0 +1,318 @@
+"""Fitting retrieval to one glossary: fusion weights, answer-or-decline, and answer confidence.
+
+Fitted once per (glossary, encoder, index recipe) when the index is built, from pseudo-questions
+made from the glossary's own text (``bot.search.pseudo``), and saved beside the index; nothing is
+written by hand for any glossary. Three things are fitted:
+
+1. the fusion weights: the candidate from ``WEIGHT_GRID`` with the best MRR on the in-scope
+   pseudo-questions (ties keep the default);
+2. ``P(in scope)``: a logistic model on a few features of the ranking, trained on in-scope
+   pseudo-questions against held-out entries and the off-topic pool. The bot answers when it is
+   at least ``threshold``, the lowest value that still answers ``1 - MAX_WRONGLY_DECLINED`` of the
+   in-scope pseudo-questions;
+3. ``P(first entry is right)``: the same features, trained on whether the pseudo-question's own
+   entry came first (out-of-scope ones never do), with the field questions asked both of a view
+   without their field and of the whole glossary. This is ``Answer.confidence``.
+
+The features never read the project-written paraphrase channel, so decisions hold for a user's
+glossary, which has none. scikit-learn is imported only while fitting: serving is a dot product.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from bot.search.fit_basis import BASIS_FILE, REFIT_SHARE, Basis
+from bot.search.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
+from bot.search.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
+from bot.understand.query import Reading, read
+from glossary import pruning
+from glossary.files import Artifact, load_or_publish
+from index.store import INDEX_DIR, INDEX_NAME
+
+log = logging.getLogger(__name__)
+
+#: Bump when pseudo-questions, features or fitting change: saved calibrations are then refitted.
+VERSION = 3
+#: Share of in-scope pseudo-questions the fitted threshold may decline.
+MAX_WRONGLY_DECLINED = 0.01
+#: Fusion weights tried; the default options' values are among them.
+WEIGHT_GRID: dict[str, tuple[float | int, ...]] = {
+    "dense_fields": (1, 2),
+    "bm25": (0.2, 0.3, 0.5),
+    "name": (1.0, 2.0),
+}
+FEATURES = ("similarity", "best_similarity", "margin", "score", "unknown_share", "name_cover", "bm25_z")
+#: Inverse regularisation of the logistic models: a few hundred pseudo-questions, seven features.
+_C = 1.0
+#: A glossary with fewer entries cannot question itself usefully (each view must keep most of it):
+#: it gets the shipped calibration, fitted the same way on the bundled glossary without its
+#: project-written extras (``make default-calibration`` remakes it).
+MIN_ENTRIES_TO_FIT = 24
+DEFAULT_PATH = Path(__file__).parents[1] / "data" / "default_calibration.json"
+
+
+def features(ranking: Ranking) -> np.ndarray:
+    """What the decisions read of a ranking; the paraphrase channel is not among them: they describe
+    the entry that leads without it (the one the pseudo-questions were ranked by)."""
+    top = int(np.argmax(ranking.decisive))
+    others = np.delete(ranking.decisive, top)
+    runner_up = float(others.max()) if others.size else float(ranking.decisive[top])
+    bm25 = ranking.bm25
+    std = float(bm25.std())
+    return np.array(
+        [
+            ranking.dense[top],
+            ranking.dense.max(),
+            ranking.decisive[top] - runner_up,
+            ranking.decisive[top],
+            ranking.unknown_share,
+            ranking.name_cover[top],
+            (bm25[top] - bm25.mean()) / std if std > 0 else 0.0,
+        ],
+        dtype=np.float64,
+    )
+
+
+class Logistic(BaseModel):
+    """A fitted logistic model on standardised features."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mean: list[float]
+    scale: list[float]
+    coef: list[float]
+    intercept: float
+
+    def probability(self, x: np.ndarray) -> float:
+        z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
+        return float(1.0 / (1.0 + np.exp(-(z @ np.asarray(self.coef) + self.intercept))))
+
+    @classmethod
+    def fit(cls, x: np.ndarray, y: np.ndarray) -> Logistic:
+        from sklearn.linear_model import LogisticRegression
+
+        mean, scale = x.mean(axis=0), x.std(axis=0)
+        scale[scale == 0] = 1.0
+        if len(set(y.tolist())) < 2:  # nothing to separate: a constant probability
+            return cls(mean=mean.tolist(), scale=scale.tolist(), coef=[0.0] * x.shape[1], intercept=0.0)
+        model = LogisticRegression(C=_C, max_iter=1000).fit((x - mean) / scale, y)
+        return cls(
+            mean=mean.tolist(),
+            scale=scale.tolist(),
+            coef=model.coef_[0].tolist(),
+            intercept=float(model.intercept_[0]),
+        )
+
+
+class TradeOff(BaseModel):
+    threshold: float
+    out_declined: float
+    in_declined: float
+
+
+class Calibration(BaseModel):
+    """Everything fitted for one glossary index, saved beside it as JSON."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version: int = VERSION
+    options: RetrievalOptions
+    in_scope: Logistic
+    correct: Logistic
+    threshold: float
+    questions: dict[str, int]  # pseudo-questions per kind
+    pseudo_mrr: float
+    pseudo_recall_at_1: float
+    trade_off: list[TradeOff]
+
+    def answer_probability(self, ranking: Ranking) -> float:
+        return self.in_scope.probability(features(ranking))
+
+    def confidence(self, ranking: Ranking) -> float:
+        return self.correct.probability(features(ranking))
+
+
+@dataclass(frozen=True)
+class _Asked:
+    question: PseudoQuestion
+    signals: Signals
+    target: int | None  # position of the question's entry among its view's entries
+
+
+def shipped() -> Calibration:
+    return Calibration.model_validate_json(DEFAULT_PATH.read_bytes())
+
+
+def fit(retriever: Retriever, progress: bool = False) -> Calibration:
+    """Fit weights, decision and confidence for ``retriever``'s glossary (encodes the pseudo-questions)."""
+    entries = retriever.entries
+    if len(entries) < MIN_ENTRIES_TO_FIT:
+        return shipped()
+    views, questions = views_and_questions(entries)
+    if progress:
+        log.warning("calibrating on %d pseudo-questions", len(questions))
+    readings = [read(q.text) for q in questions]  # each read once, then asked of its views
+    vectors = retriever.encode(readings)
+    asked = _ask(retriever, views, questions, readings, vectors)
+    options = _best_options(retriever.options, asked)
+    x, inside, right = _labelled(asked, options)
+    in_scope = Logistic.fit(x, inside.astype(int))
+    # How close a real description comes to the glossary's wording lies between a field asked of a
+    # view without it (above) and the field asked verbatim: confidence learns from both.
+    whole = View(len(views), frozenset(), {})
+    reworded = [i for i, q in enumerate(questions) if q.kind in REWORDED]
+    again = [replace(questions[i], fold=whole.fold) for i in reworded]
+    verbatim = _ask(retriever, [whole], again, [readings[i] for i in reworded], vectors[reworded])
+    xv, _, right_v = _labelled(verbatim, options)
+    p_in = np.array([in_scope.probability(row) for row in x])
+    threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
+    kinds: dict[str, int] = {}
+    for q in questions:
+        kinds[q.kind] = kinds.get(q.kind, 0) + 1
+    return Calibration(
+        options=options,
+        in_scope=in_scope,
+        correct=Logistic.fit(np.vstack([x, xv]), np.concatenate([right, right_v]).astype(int)),
+        threshold=threshold,
+        questions=kinds,
+        pseudo_mrr=_mrr(asked, options),
+        pseudo_recall_at_1=float(right[inside].mean()) if inside.any() else 0.0,
+        trade_off=_trade_off(p_in, inside),
+    )
+
+
+def _labelled(
+    asked: Sequence[_Asked], options: RetrievalOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features of each question's ranking, whether it is in scope, whether its entry came first."""
+    rankings = [fuse(a.signals, options) for a in asked]
+    x = np.stack([features(r) for r in rankings])
+    inside = np.array([a.target is not None for a in asked])
+    right = np.array(
+        [a.target is not None and r.top == a.target for a, r in zip(asked, rankings, strict=True)]
+    )
+    return x, inside, right
+
+
+def _ask(
+    retriever: Retriever,
+    views: list[View],
+    questions: list[PseudoQuestion],
+    readings: Sequence[Reading],
+    vectors: np.ndarray,
+) -> list[_Asked]:
+    """Signals of every question against its fold's view; targets are positions in that view."""
+    rows = retriever.vectors.manifest.rows
+    out: list[_Asked] = []
+    for view in views:
+        shown = view.entries(retriever.entries)
+        mask = np.array([not (r.kind == "paraphrase" or view.hides(r.entry_id, r.field)) for r in rows])
+        folded = Retriever(shown, retriever.encoder, retriever.vectors, retriever.options, row_mask=mask)
+        position = {e.id: i for i, e in enumerate(shown)}
+        for i, q in enumerate(questions):
+            if q.fold == view.fold:
+                target = position.get(q.entry_id) if q.entry_id else None
+                out.append(_Asked(q, folded.signals(readings[i], vectors[i]), target))
+    return out
+
+
+def _mrr(asked: Sequence[_Asked], options: RetrievalOptions) -> float:
+    ranks = []
+    for a in asked:
+        if a.target is None:
+            continue
+        order = fuse(a.signals, options).order
+        ranks.append(1.0 / (1 + int(np.flatnonzero(order == a.target)[0])))
+    return float(np.mean(ranks)) if ranks else 0.0
+
+
+def _best_options(base: RetrievalOptions, asked: Sequence[_Asked]) -> RetrievalOptions:
+    best, best_mrr = base, _mrr(asked, base)
+    names = list(WEIGHT_GRID)
+    for values in itertools.product(*WEIGHT_GRID.values()):
+        candidate = base.model_copy(update=dict(zip(names, values, strict=True)))
+        score = _mrr(asked, candidate)
+        if score > best_mrr + 1e-9:
+            best, best_mrr = candidate, score
+    return best
+
+
+def _trade_off(p_in: np.ndarray, inside: np.ndarray) -> list[TradeOff]:
+    rows = []
+    for threshold in np.round(np.arange(0.05, 1.0, 0.05), 2):
+        declined = p_in < threshold
+        rows.append(
+            TradeOff(
+                threshold=float(threshold),
+                out_declined=float(declined[~inside].mean()) if (~inside).any() else 0.0,
+                in_declined=float(declined[inside].mean()) if inside.any() else 0.0,
+            )
+        )
+    return rows
+
+
+#: The file a published calibration folder holds.
+CALIBRATION_FILE = "calibration.json"
+pruning.register("calibrations", INDEX_DIR, rf"{INDEX_NAME}\.calibration-v\d+")
+
+
+def calibration_artifact(folder: Path, index_key: str, vectors_sha256: str) -> Artifact:
+    """Where the calibration of one index is published (beside the index, same key); it is stale
+    when the index's vectors are not those it was fitted on."""
+    return Artifact(
+        path=folder / f"{index_key}.calibration-v{VERSION}",
+        meta={"version": VERSION, "index": index_key, "vectors": vectors_sha256},
+        required=(CALIBRATION_FILE,),
+    )
+
+
+def load_or_fit(folder: Path, index_key: str, retriever: Retriever, progress: bool = False) -> Calibration:
+    """The published calibration for this index; or the fit of a glossary that differs from this one
+    by at most ``REFIT_SHARE`` of its entries (``bot.search.fit_basis``); or a new fit. Published for the next
+    start (or, in a cache that cannot be written, used without keeping it)."""
+    basis = Basis.of(retriever.entries, retriever.encoder.id, retriever.vectors.manifest.recipe)
+
+    def build(path: Path, notes: dict[str, object]) -> Calibration:
+        kept = _nearest_fit(folder, basis)
+        if kept is not None and kept[2] <= REFIT_SHARE:
+            fitted, fitted_on, share = kept
+            notes["kept_fit"] = {"changed_share": share}
+            log.info("calibration kept: %.1f %% of the entries changed since it was fitted", 100 * share)
+        else:
+            fitted, fitted_on = fit(retriever, progress), basis
+        (path / CALIBRATION_FILE).write_text(fitted.model_dump_json(indent=1), encoding="utf-8")
+        (path / BASIS_FILE).write_text(fitted_on.model_dump_json(), encoding="utf-8")
+        notes["questions"] = fitted.questions
+        return fitted
+
+    artifact = calibration_artifact(folder, index_key, retriever.vectors.manifest.faiss_sha256)
+    return load_or_publish(artifact, _read, build, fallback=True)
+
+
+def _read(path: Path) -> Calibration | None:
+    try:
+        return Calibration.model_validate_json((path / CALIBRATION_FILE).read_bytes())
+    except (OSError, ValidationError):
+        return None
+
+
+def _nearest_fit(folder: Path, basis: Basis) -> tuple[Calibration, Basis, float] | None:
+    """The published fit whose basis is closest to ``basis`` (with its basis and the changed share)."""
+    best: tuple[Calibration, Basis, float] | None = None
+    for published in folder.glob(f"index-*.calibration-v{VERSION}"):
+        try:
+            fitted_on = Basis.model_validate_json((published / BASIS_FILE).read_bytes())
+        except (OSError, ValidationError):
+            continue
+        share = fitted_on.changed_share(basis)
+        if (best is None or share < best[2]) and (fitted := _read(published)) is not None:
+            best = (fitted, fitted_on, share)
+    return best

@@ -1,0 +1,165 @@
+"""What search finds for one understood question: its ranking, and the other evidence a reply may need.
+
+:func:`retrieve` ranks the entries and decides whether the glossary covers the question (for a
+comparison, the entry each side names goes first). :class:`Evidence` holds that and the rest the
+router may ask about (the entry a question names outright, the opposite's entry, the FAQ item, the
+entries whose text addresses a problem), each looked up only when first asked and then kept: a
+greeting is never ranked, a term question never encodes the FAQ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.search.loading import Loaded
+from bot.search.memo import memoized
+from bot.search.names import antonym, named_entry
+from bot.search.remedies import Remedy, remedies
+from bot.search.retrieval import Hit, Ranking, Retriever
+from bot.settings import Settings
+from bot.understand.query import Query, Reading
+from bot.understand.text import Lang
+from glossary import FaqItem, GlossaryEntry
+
+#: How much of an entry's name (IDF-weighted) a short text (a comparison's side, the X of "the
+#: opposite of X") must spell out to name that entry.
+SIDE_NAME_MATCH = 0.5
+#: Most sides a comparison sets side by side ("X vs Y vs Z vs W"); a phone still shows the table.
+MAX_COMPARED = 4
+#: Hits ranked at least, whatever ``k``: a comparison's two sides plus one to fall back on.
+MIN_RANKED = 3
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    query: Query
+    hits: list[Hit]
+    abstained: bool
+    comparison: bool
+    #: Probability that the first hit is the right entry (``bot.search.calibration``); 0 for no words.
+    confidence: float
+    #: A comparison's sides: how many of the first hits they are, and the sides that name no entry.
+    sides: int = 0
+    missing: tuple[str, ...] = ()
+    #: The question's ranking (None for a question with no words): its matched words and vector.
+    ranking: Ranking | None = None
+
+
+def retrieve(
+    loaded: Loaded,
+    query: Query,
+    k: int,
+    settings: Settings,
+    comparisons: bool = True,
+    first: str | None = None,
+) -> Retrieval:
+    """Rank entries for ``query`` and decide whether the glossary covers it; ``first``: an entry put
+    at the top wherever it ranked. With ``comparisons``, "X vs Y" puts the entry each side names first.
+    """
+    if not query.reading.has_words:
+        return Retrieval(query, [], True, False, 0.0)
+    retriever, calibration = loaded.retriever, loaded.calibration
+    ranking = retriever.rank(query.reading)
+    hits = retriever.hits(ranking, max(k, MIN_RANKED), first)
+    pair, missing = compared(retriever, query.sides if comparisons else None)
+    if pair:
+        rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
+        hits = [h.model_copy(update={"rank": i}) for i, h in enumerate(pair + rest, start=1)]
+    threshold = settings.min_answer_probability
+    if threshold is None:
+        threshold = calibration.threshold
+    # A question whose only words are numbers or scaffolding ("12345", "what is it?") names no topic.
+    topical = query.reading.topical
+    abstained = pair is None and (not topical or calibration.answer_probability(ranking) < threshold)
+    confidence = calibration.confidence(ranking)
+    if pair is None:
+        return Retrieval(query, hits[:k], abstained, False, confidence, ranking=ranking)
+    return Retrieval(
+        query, hits[: max(k, len(pair))], abstained, True, confidence, len(pair), missing, ranking
+    )
+
+
+def named_by(retriever: Retriever, text: Reading) -> Hit | None:
+    """The entry a short text names (matched lexically, no encoder call), or None."""
+    ranking = retriever.rank(text, use_dense=False)
+    if ranking.name[ranking.top] < SIDE_NAME_MATCH:
+        return None
+    return retriever.hits(ranking, 1)[0]
+
+
+def compared(
+    retriever: Retriever, sides: tuple[Reading, ...] | None
+) -> tuple[list[Hit] | None, tuple[str, ...]]:
+    """For "X vs Y (vs Z)" questions, the entry each side names (None if not a comparison), and
+    the sides that name no entry (said in the answer, never dropped silently)."""
+    if sides is None:
+        return None, ()
+    picked: list[Hit] = []
+    missing: list[str] = []
+    for side in sides:
+        best = named_by(retriever, side)
+        if best is None:
+            missing.append(side.text)
+            continue
+        if all(best.entry.id != p.entry.id for p in picked):
+            picked.append(best)
+    if len(picked) < 2:
+        return None, ()
+    return picked[:MAX_COMPARED], (*missing, *(h.entry.term for h in picked[MAX_COMPARED:]))
+
+
+@dataclass(eq=False)
+class Evidence:
+    """Everything search can say about one question answered in ``lang``, each part found on first
+    use and kept; ``k``: the hits a reply reads at most; ``comparisons``: whether "X vs Y" is
+    answered side by side (ablations switch it off)."""
+
+    loaded: Loaded
+    query: Query
+    lang: Lang
+    settings: Settings
+    comparisons: bool
+    k: int
+
+    @memoized
+    def opposite(self) -> tuple[GlossaryEntry, GlossaryEntry | None] | None:
+        """For "the opposite of X": X's entry and the one the glossary gives as its opposite (None
+        when it gives none); None when no entry is named X, or the question asks no opposite."""
+        if self.query.opposite is None:
+            return None
+        named = named_by(self.loaded.retriever, self.query.opposite)
+        return None if named is None else (named.entry, antonym(named.entry, self.loaded.glossary))
+
+    @memoized
+    def faq(self) -> FaqItem | None:
+        """The FAQ item that answers a how-to or problem question, if one does."""
+        if not self.query.how_to:
+            return None
+        return self.loaded.faq.match(self.query.text, self.loaded.retriever.encoder)
+
+    @memoized
+    def named(self) -> GlossaryEntry | None:
+        """The entry whose whole name the question is: answered even when it ranks second."""
+        return named_entry(self.query.reading, self.loaded.glossary)
+
+    @memoized
+    def found(self) -> Retrieval:
+        """The question's ranking, with the entry it names outright first."""
+        named = self.named
+        return retrieve(
+            self.loaded,
+            self.query,
+            self.k,
+            self.settings,
+            self.comparisons,
+            named.id if named else None,
+        )
+
+    @memoized
+    def remedies(self) -> list[Remedy]:
+        """For a how-to or problem question, the entries whose own text addresses it (their
+        sentences in the answer's language where that side says it); empty for any other question."""
+        ranking = self.found.ranking
+        if not self.query.how_to or ranking is None:
+            return []
+        return remedies(self.query.reading, ranking, self.loaded.retriever, self.lang)

@@ -1,0 +1,195 @@
+"""The lexical branch: BM25 over entry text, plus matches on term names.
+
+Dense vectors blur near neighbours (batch vs batch size) and romanized Hindi;
+the words the asker actually typed, matched against the names and aliases of
+an entry, settle those cases. Name tokens are weighted by IDF so that a match
+on "clipping" counts for more than a match on "training". Misspellings
+("overfiting", "gradiant") are mapped to the nearest name word by
+Damerau-Levenshtein similarity before matching.
+
+Hinglish askers type Hindi words in Latin letters ("badlav", "kiraye"), which neither the
+English nor the Devanagari text contains. Every Devanagari word of an entry therefore also
+gets a romanized view (``bot.understand.translit.romanise``, then ``bot.understand.hinglish.fold``),
+derived from the glossary itself when the index is built, so this works for any user's glossary.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+import bm25s
+import numpy as np
+import regex
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from bot.understand.hinglish import fold
+from bot.understand.text import STOP_WORDS, tokens
+from bot.understand.translit import romanise
+from glossary import GlossaryEntry
+
+# bm25s logs every index build at DEBUG through its own handler; that is noise on a user's terminal.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+#: Normalised Damerau-Levenshtein similarity a misspelt word needs to be read as a name word.
+FUZZY_CUTOFF = 0.79  # one edit in a five-letter word (0.8) passes despite float rounding
+MIN_FUZZY_LEN = 4
+#: Words whose spelling correction is remembered, per index.
+CORRECTION_MEMORY = 4096
+#: Devanagari words whose romanized view is remembered (a word recurs across entries, names count
+#: twice, and calibration builds several views of one glossary).
+ROMANIZED_MEMORY = 65536
+#: Name words count twice in an entry's BM25 document: a name says more about the topic than a word
+#: of its description.
+NAME_REPEAT = 2
+#: Among names that are all typed, each unit of matched IDF adds this much, so "batch size" beats
+#: "batch" when both words are asked (a tie-break far below any real difference in share).
+LONGER_NAME_TIE_BREAK = 0.01
+_DEVANAGARI_WORD = regex.compile(r"\p{Devanagari}")
+
+
+def _content(text: str) -> list[str]:
+    return [t for t in tokens(text) if t not in STOP_WORDS]
+
+
+def romanized(words: Sequence[str]) -> list[str]:
+    """Latin spellings of the Devanagari words, folded as Hinglish words are
+    (``bot.understand.hinglish.fold``)."""
+    return [_romanized_word(w) for w in words if _DEVANAGARI_WORD.search(w)]
+
+
+@lru_cache(maxsize=ROMANIZED_MEMORY)
+def _romanized_word(word: str) -> str:
+    return fold(romanise(word))
+
+
+def entry_names(entry: GlossaryEntry) -> list[str]:
+    return list(dict.fromkeys([entry.term, entry.term_en, entry.term_hi, *entry.aliases]))
+
+
+def entry_text(entry: GlossaryEntry) -> str:
+    """All descriptive text of an entry, in both languages."""
+    parts = [
+        entry.definition_en,
+        entry.definition_hi,
+        entry.usage_hi,
+        entry.example_hi,
+        entry.usage_en,
+        entry.example_en,
+    ]
+    return " ".join(p for p in parts if p)
+
+
+class LexicalIndex:
+    """BM25 and name matching over a fixed list of entries (scores align with that list)."""
+
+    def __init__(self, entries: Sequence[GlossaryEntry]) -> None:
+        self.entries = list(entries)
+        self._names = [[tuple(_content(name)) for name in entry_names(e)] for e in self.entries]
+        docs, own, views = [], [], []
+        for entry, names in zip(self.entries, self._names, strict=True):
+            own.append([t for name in names for t in name] * NAME_REPEAT + _content(entry_text(entry)))
+            views.append(romanized(own[-1]))
+            docs.append(own[-1] + views[-1])
+        self._bm25 = bm25s.BM25()
+        self._bm25.index(docs, show_progress=False)
+        doc_freq = Counter(t for doc in docs for t in set(doc))
+        self.idf = {t: math.log(1 + len(docs) / df) for t, df in doc_freq.items()}
+        #: Words of the glossary's own text; spelling correction leaves them alone. With the romanized
+        #: views, what off-topic evidence is measured against. Project-written paraphrases are in
+        #: neither, so no decision depends on them.
+        self.known = frozenset(t for words in own for t in words)
+        self._romanized = frozenset(t for view in views for t in view)
+        self.name_vocabulary = sorted({t for names in self._names for name in names for t in name})
+        # Names as (entry, tokens, total IDF), and word -> names containing it: a question only
+        # touches the few names that share a word with it.
+        self._name_table = [
+            (i, name, sum(self.idf[t] for t in name))
+            for i, names in enumerate(self._names)
+            for name in names
+            if name
+        ]
+        self._names_with: dict[str, list[int]] = {}
+        for n, (_, name, _) in enumerate(self._name_table):
+            for t in set(name):
+                self._names_with.setdefault(t, []).append(n)
+        self._max_idf = max(self.idf.values(), default=1.0)
+        self.acronyms = _acronyms(self.entries)
+        # Memoised per index (not per class, so a reloaded glossary's old index can be freed), bounded.
+        self._closest = lru_cache(maxsize=CORRECTION_MEMORY)(self._find_closest)
+
+    def correct(self, words: Sequence[str]) -> list[str]:
+        """Replace words the glossary never uses by the closest name word, when close enough."""
+        return [self._closest(w) for w in words]
+
+    def _find_closest(self, word: str) -> str:
+        if word in self.known or len(word) < MIN_FUZZY_LEN:
+            return word
+        match = process.extractOne(
+            word,
+            self.name_vocabulary,
+            scorer=DamerauLevenshtein.normalized_similarity,
+            score_cutoff=FUZZY_CUTOFF,
+        )
+        return match[0] if match else word
+
+    def expand_acronyms(self, words: Sequence[str]) -> list[str]:
+        """English names for the acronyms among the words ("sgd" -> "Stochastic gradient descent")."""
+        return list(dict.fromkeys(self.acronyms[w] for w in words if w in self.acronyms))
+
+    def unknown_share(self, words: Sequence[str]) -> float:
+        """Share of the words that the glossary never uses; words with digits (numbers, sizes,
+        codes such as "7b" or a stray "31m") say nothing about the topic and are left out."""
+        topical = [w for w in words if not any(c.isdigit() for c in w)]
+        if not topical:
+            return 0.0
+        seen = self.known | self._romanized
+        return sum(1 for w in topical if w not in seen and fold(w) not in seen) / len(topical)
+
+    def bm25(self, words: Sequence[str]) -> np.ndarray:
+        if not words:
+            return np.zeros(len(self.entries), dtype=np.float32)
+        return np.asarray(self._bm25.get_scores(list(words)), dtype=np.float32)
+
+    def name_match(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Per entry, the IDF-weighted share of its best-matching name that the words spell out,
+        and for names spelt out in full, the share of the question's own weight that name accounts for.
+
+        The second is what separates "learning rate" (the whole question is the name) from a long
+        description that happens to contain a one-word name ("... in containers ..."). Ties between
+        full matches go to the name with more matched weight, so "batch size" beats "batch".
+        """
+        present = set(words)
+        share = np.zeros(len(self.entries), dtype=np.float32)
+        coverage = np.zeros(len(self.entries), dtype=np.float32)
+        asked = sum(self.idf.get(w, self._max_idf) for w in present)
+        candidates = {n for w in present for n in self._names_with.get(w, ())}
+        for n in candidates:
+            entry, tokens, total = self._name_table[n]
+            hit = sum(self.idf[t] for t in tokens if t in present)
+            share[entry] = max(share[entry], hit / total + LONGER_NAME_TIE_BREAK * hit)
+            if hit >= total:
+                coverage[entry] = max(coverage[entry], min(1.0, total / asked))
+        return share, coverage
+
+
+_ACRONYM = regex.compile(r"^[\p{Lu}\p{N}][\p{L}\p{N}]{1,5}$")
+
+
+def _acronyms(entries: Sequence[GlossaryEntry]) -> dict[str, str]:
+    """Acronyms that name exactly one entry: whole aliases or bracketed in its term (PEFT, SGD, MoE).
+
+    Acronyms inside longer names ("AI accelerator", "ML model training") are not expansions.
+    """
+    found: dict[str, set[str]] = {}
+    for entry in entries:
+        bracketed = regex.findall(r"\(([^)]+)\)", f"{entry.term} {entry.term_en}")
+        candidates = [*entry.aliases, *(p.strip() for b in bracketed for p in b.split(","))]
+        for candidate in candidates:
+            if _ACRONYM.match(candidate) and sum(c.isupper() for c in candidate) >= 2:
+                found.setdefault(candidate.casefold(), set()).add(entry.term_en)
+    return {acronym: names.pop() for acronym, names in found.items() if len(names) == 1}

@@ -1,0 +1,130 @@
+"""A glossary made ready to search: read, its index and calibration loaded (or built), held as one.
+
+The bundled glossary serves its shipped index and calibration when they verify (``prebuilt``);
+any other glossary its saved ones, or new ones built through the embedding store (encoding only
+texts it has not seen, on every core) and saved for the next start.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from functools import cached_property
+
+from bot.search import prebuilt
+from bot.search.calibration import Calibration, load_or_fit
+from bot.search.faq import FaqIndex
+from bot.search.retrieval import Retriever
+from bot.settings import Settings
+from bot.understand.dialogue import CitationIndex
+from glossary import Glossary, load_glossary
+from glossary.yamlio import PARSED_DIR
+from index import bulk
+from index.embeddings import STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
+from index.encoders import Encoder
+from index.passages import RECIPE, glossary_passages
+from index.store import INDEX_DIR, Passage, index_key, load_or_build
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A glossary and the retriever over its index: swapped as one, so no question sees a mix."""
+
+    glossary: Glossary
+    retriever: Retriever
+    calibration: Calibration
+
+    @cached_property
+    def citations(self) -> CitationIndex:
+        """How answers cite this glossary's entries, for reading histories back: once per glossary."""
+        return CitationIndex(self.glossary.entries)
+
+    @cached_property
+    def faq(self) -> FaqIndex:
+        """The FAQ questions embedded for how-to questions: once per glossary, on first use."""
+        return FaqIndex.build(self.glossary, self.retriever.encoder)
+
+
+def read_glossary(settings: Settings) -> Glossary:
+    """The configured glossary (the bundled one when none is), without the project-written extras
+    when the settings turn them off."""
+    glossary = load_glossary(
+        settings.glossary_paths or None,
+        settings.max_glossary_mb,
+        settings.max_glossary_entries,
+        parse_cache=settings.cache_dir / PARSED_DIR,
+    )
+    return glossary if settings.project_extras else glossary.without_project_extras()
+
+
+def ready(
+    glossary: Glossary,
+    encoder: Encoder,
+    settings: Settings,
+    rebuild_index: bool = False,
+    progress: bool = False,
+    status: BuildStatus | None = None,
+) -> Loaded:
+    """``glossary`` with the retriever over its index, fused with the weights fitted to it (or those
+    the settings give), and its calibration: the verified prebuilt ones shipped for the bundled
+    glossary, else the saved ones, else built and saved."""
+    passages = glossary_passages(list(glossary.entries))
+    shipped = None if rebuild_index else prebuilt.load(glossary.content_hash, encoder, passages, settings)
+    if shipped is not None:
+        vectors, calibration = shipped
+        retriever = Retriever(list(glossary.entries), encoder, vectors)
+    else:
+        retriever, calibration = _built(
+            glossary, passages, encoder, settings, rebuild_index, progress, status
+        )
+    options = calibration.options
+    if settings.fusion_weights:
+        options = options.model_copy(update=settings.fusion_weights)
+    return Loaded(glossary, retriever.with_options(options), calibration)
+
+
+def _built(
+    glossary: Glossary,
+    passages: list[Passage],
+    encoder: Encoder,
+    settings: Settings,
+    rebuild: bool,
+    progress: bool,
+    status: BuildStatus | None,
+) -> tuple[Retriever, Calibration]:
+    """The saved index and calibration, or new ones built through the embedding store and saved."""
+    folder = settings.cache_dir / INDEX_DIR
+    status = status or BuildStatus()
+    started = time.perf_counter()
+    workers = settings.build_threads or cores()
+    store = EmbeddingStore(settings.cache_dir / STORE_FILE)
+    builder = BuildEncoder(encoder, store, status, progress, bulk.lazy(encoder, settings.cache_dir, workers))
+    with threads(encoder, workers):
+        status.begin(f"encoding {glossary}")
+        vectors = load_or_build(
+            folder,
+            passages,
+            builder,
+            glossary.content_hash,
+            RECIPE,
+            rebuild=rebuild,
+            ann_threshold=settings.ann_threshold,
+            nprobe=settings.ann_nprobe,
+        )
+        status.begin("calibrating")
+        building = Retriever(list(glossary.entries), builder, vectors)
+        key = index_key(glossary.content_hash, encoder.id, RECIPE)
+        calibration = load_or_fit(folder, key, building, progress=progress)
+    if builder.encoded:
+        log.info(
+            "index ready in %.1f s: encoded %d new texts on %d threads (%.0f texts/s); the rest were stored",
+            time.perf_counter() - started,
+            builder.encoded,
+            workers,
+            builder.encoded / builder.encoding_s if builder.encoding_s else float("nan"),
+        )
+        builder.prune()
+    return building.with_options(calibration.options, encoder), calibration

@@ -1,0 +1,117 @@
+"""Whether an entry is the one a question names: by its whole name, by the words asked, or as an opposite.
+
+Retrieval ranks entries by every kind of evidence; these checks read names only. A question that is
+exactly an entry's name is that entry (:func:`named_entry`), whatever the ranking's doubts; a
+bare-term question whose words are not that entry's name, or only part of a longer one, asks for a
+term the glossary does not have (:func:`names_other_term`, :func:`only_part_of_name`); and "the
+opposite of X" is the entry whose own text says so (:func:`antonym`). Each reads the question as
+``bot.understand`` read it (its name, its topic's words), or reads plain text given instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import regex
+from rapidfuzz import fuzz
+
+from bot.search.lexical import entry_names, romanized
+from bot.understand.cues import OPPOSITE_WORDS
+from bot.understand.query import Reading, reading_of
+from bot.understand.text import normalise, tokens
+from glossary import Glossary, GlossaryEntry
+
+
+@lru_cache(maxsize=8)
+def _name_index(glossary: Glossary) -> dict[str, str | None]:
+    names: dict[str, str | None] = {}
+    for entry in glossary.entries:
+        for name in {normalise(n) for n in (entry.term, entry.term_en, entry.term_hi, *entry.aliases)}:
+            names[name] = entry.id if names.get(name, entry.id) == entry.id else None
+    return names
+
+
+def named_entry(question: Reading | str, glossary: Glossary) -> GlossaryEntry | None:
+    """The entry whose name (term or alias) is the whole question, if exactly one entry has that name."""
+    entry_id = _name_index(glossary).get(reading_of(question).name)
+    return glossary.get(entry_id) if entry_id else None
+
+
+def antonym(entry: GlossaryEntry, glossary: Glossary) -> GlossaryEntry | None:
+    """The entry the glossary gives as the opposite of ``entry``: one whose text says "opposite"
+    and names it, else one related both ways with the most similar name (over-/under-fitting)."""
+    ids = {e.id for e in glossary.entries}
+    linked = [glossary.get(i) for i in entry.related if i in ids and i != entry.id]
+    names = {normalise(n) for n in (entry.term_en, entry.term_hi)}
+    for other in linked:
+        text = normalise(
+            " ".join([other.definition_en, other.definition_hi, *other.notes_en, *other.notes_hi])
+        )
+        if OPPOSITE_WORDS & set(tokens(text)) and any(n in text for n in names):
+            return other
+    mutual = [o for o in linked if entry.id in o.related]
+    if not mutual:
+        return None
+    return max(mutual, key=lambda o: fuzz.ratio(normalise(o.term_en), normalise(entry.term_en)))
+
+
+#: A bare-term question ("what is X") names at most this many content words.
+BARE_TERM_WORDS = 2
+#: rapidfuzz ratio from which a typed word is taken as a word of an entry's name (typos pass;
+#: "attention" is not "flashattention" at 78).
+NAME_WORD_MATCH = 80
+
+
+def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
+    """A bare-term question whose words are not all in ``entry``'s names: "what is a transformer"
+    answered with Adapters asks for a term the glossary does not have, whatever the ranking says."""
+    words = reading_of(question).topic_words
+    if not 0 < len(words) <= BARE_TERM_WORDS:
+        return False
+    name_words = set(tokens(" ".join([entry.term, entry.term_en, entry.term_hi, *entry.aliases])))
+    return not all(any(fuzz.ratio(w, n) >= NAME_WORD_MATCH for n in name_words) for w in words)
+
+
+def _spellings(words: Sequence[str]) -> tuple[str, ...]:
+    """Words as typed and, for Devanagari, romanized ("नोड" and "नोड्स" are one edit apart as "nod"
+    and "nods", three code points apart as typed)."""
+    roman = [romanized([w])[0] if romanized([w]) else w for w in words]
+    return tuple(dict.fromkeys([" ".join(words), " ".join(roman)]))
+
+
+def _name_forms(entry: GlossaryEntry) -> set[str]:
+    """Each name of ``entry`` and each part of it around brackets ("Mutual … Security (mTLS)" gives
+    the whole, "mutual … security" and "mtls"), as typed and romanized."""
+    parts = [p for name in entry_names(entry) for p in (name, *regex.split(r"[()]", name))]
+    return {form for p in parts if (words := tokens(p)) for form in _spellings(words)}
+
+
+def _squashed(text: str) -> str:
+    return text.replace(" ", "")
+
+
+def _names(asked: str, form: str) -> bool:
+    """``asked`` is the name ``form`` (typos, plurals, spacing, word order) or contains it ("adamw adam")."""
+    a, f = _squashed(asked), _squashed(form)
+    if max(fuzz.ratio(a, f), fuzz.token_sort_ratio(asked, form)) >= NAME_WORD_MATCH:
+        return True
+    return len(f) <= len(a) and fuzz.partial_ratio(f, a) >= NAME_WORD_MATCH
+
+
+def only_part_of_name(question: Reading | str, entry: GlossaryEntry) -> bool:
+    """A bare-term question that is a strict part of ``entry``'s longer name and no name of it: "what
+    is attention" answered with FlashAttention asks for a term the glossary does not have. A name
+    still counts when typed with a typo, a plural, without spaces or in another word order."""
+    words = reading_of(question).topic_words
+    if not 0 < len(words) <= BARE_TERM_WORDS:
+        return False
+    asked, forms = _spellings(words), _name_forms(entry)
+    pairs = [(a, f) for a in asked for f in forms]
+    if any(_names(a, f) for a, f in pairs):
+        return False
+    return any(
+        len(_squashed(a)) < len(_squashed(f))
+        and all(fuzz.partial_ratio(w, _squashed(f)) >= NAME_WORD_MATCH for w in a.split())
+        for a, f in pairs
+    )

@@ -1,0 +1,285 @@
+"""Hybrid retrieval: dense (multilingual-e5) and lexical evidence fused into one ranking.
+
+Signals, each per entry (``Signals``):
+
+* ``dense`` — the mean of the entry's best ``dense_fields`` field similarities (names,
+  definitions, usage, example in either language, each embedded with both e5 prompts). One
+  long, generic field close to everything (a "hub") no longer wins on its own: an entry must be
+  close on two of its fields;
+* ``paraphrase`` — best cosine against project-written plain-language descriptions, an optional
+  extra channel (user glossaries have none); no answer/decline decision reads it;
+* ``bm25`` — BM25 over names, text and romanized views of the Hindi text, on the asker's words
+  after spelling correction (and, for Hinglish, with English glosses of Hindi words);
+* ``name`` — for a name typed in full, the share of the question it makes up: "learning rate"
+  is all name, while "containers" inside a long description is a small part of it.
+
+Continuous signals are standardised over the entries (z-score) before the weighted sum, so a
+weight means the same thing for every query whatever the spread of its raw scores. The weights
+are fitted per glossary on pseudo-questions made from its own text (``bot.search.calibration``).
+
+Only one encoder call is made per question: Hinglish questions are encoded as their English
+rendering (``bot.understand.hinglish.to_english``) instead of as typed.
+
+A question arrives read (``bot.understand.query.Reading``: its words, glosses, folded spellings and
+English rendering); what depends on this glossary (spelling corrected against its words, Devanagari
+spellings sounded out against its names, acronyms it spells out) is worked out here, once per
+ranking, and handed on with the ranking (its ``words`` and query ``vector``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import regex
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.search.lexical import LexicalIndex
+from bot.understand.query import Reading, reading_of
+from bot.understand.translit import romanise
+from glossary import GlossaryEntry
+from index.encoders import Encoder
+from index.store import VectorIndex
+
+_DEVANAGARI = regex.compile(r"\p{Devanagari}")
+#: Acronyms are spelled out only in questions of at most this many content words.
+MAX_WORDS_TO_EXPAND = 4
+#: Similarity given to a field an entry does not have (below any real cosine of e5 vectors).
+MISSING = -1.0
+#: A standard deviation below this means a signal does not separate the entries at all.
+_FLAT = 1e-9
+
+
+class RetrievalOptions(BaseModel):
+    """Signal weights and optional steps; each step is switched off in turn by the ablation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dense: float = 1.0
+    paraphrase: float = 0.5
+    bm25: float = 0.3
+    name: float = 1.0
+    dense_fields: int = Field(default=2, ge=1, description="field similarities averaged per entry")
+    fuzzy: bool = True
+    strip_scaffolding: bool = True
+    hinglish: bool = True
+    acronyms: bool = True
+
+
+class Hit(BaseModel):
+    """One retrieved entry. ``score`` is the fused score; the parts explain it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entry: GlossaryEntry
+    score: float
+    rank: int
+    similarity: float  # dense similarity to the entry's own fields (no paraphrases)
+    lexical: float
+    name_match: float
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Every entry's raw evidence for one question, before weighting (fitting re-weights these)."""
+
+    fields: np.ndarray  # (entries, field kinds): best cosine per field kind, MISSING where absent
+    paraphrase: np.ndarray
+    bm25: np.ndarray
+    name: np.ndarray  # IDF share of the best-matching name that was typed
+    name_cover: np.ndarray  # for fully typed names: the share of the question that name makes up
+    unknown_share: float
+    words: tuple[str, ...]  # what the lexical branch matched on (corrected, glossed, sounded out)
+    vector: np.ndarray | None  # the query vector (None when the dense branch was not asked)
+
+    def dense(self, top_fields: int) -> np.ndarray:
+        """Mean of each entry's best ``top_fields`` field similarities."""
+        best = np.sort(self.fields, axis=1)[:, -top_fields:]
+        return best.mean(axis=1)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Every entry scored for one query; what search, abstention and confidence read from."""
+
+    order: np.ndarray
+    fused: np.ndarray
+    decisive: np.ndarray  # the fused score without the paraphrase channel: what decisions read
+    dense: np.ndarray
+    bm25: np.ndarray
+    name: np.ndarray
+    name_cover: np.ndarray
+    unknown_share: float
+    words: tuple[str, ...]
+    vector: np.ndarray | None
+
+    @property
+    def top(self) -> int:
+        return int(self.order[0])
+
+
+def _z(scores: np.ndarray) -> np.ndarray:
+    std = float(scores.std())
+    return (scores - scores.mean()) / std if std > _FLAT else np.zeros_like(scores)
+
+
+def fuse(signals: Signals, w: RetrievalOptions) -> Ranking:
+    """Weighted sum of standardised signals, best entry first."""
+    dense = signals.dense(w.dense_fields)
+    decisive = w.dense * _z(dense) + w.bm25 * _z(signals.bm25) + w.name * signals.name_cover
+    has_paraphrases = bool((signals.paraphrase > MISSING).any())
+    fused = decisive + w.paraphrase * _z(signals.paraphrase) if has_paraphrases else decisive
+    order = np.argsort(-fused, kind="stable")
+    return Ranking(
+        order,
+        fused,
+        decisive,
+        dense,
+        signals.bm25,
+        signals.name,
+        signals.name_cover,
+        signals.unknown_share,
+        signals.words,
+        signals.vector,
+    )
+
+
+class Retriever:
+    def __init__(
+        self,
+        entries: list[GlossaryEntry],
+        encoder: Encoder,
+        vectors: VectorIndex,
+        options: RetrievalOptions | None = None,
+        row_mask: np.ndarray | None = None,
+    ) -> None:
+        """``row_mask``: the index rows this retriever may use (all by default). Calibration hides
+        fields or whole entries this way without encoding anything again."""
+        self.entries = entries
+        self.encoder = encoder
+        self.vectors = vectors
+        self.options = options or RetrievalOptions()
+        self.lexical = LexicalIndex(entries)
+        self._position = {e.id: i for i, e in enumerate(entries)}
+        rows = vectors.manifest.rows
+        usable = np.array([r.entry_id in self._position for r in rows])
+        if row_mask is not None:
+            usable &= row_mask
+        self._rows = np.flatnonzero(usable)
+        self._row_entry = np.array([self._position[rows[i].entry_id] for i in self._rows], dtype=np.int64)
+        kinds = sorted({r.field for r in rows if r.kind == "field"})
+        #: The field kinds, in the column order of ``dense_scores``'s first result.
+        self.field_kinds = tuple(kinds)
+        kind_of = {k: i for i, k in enumerate(kinds)}
+        self._n_kinds = len(kinds)
+        self._row_kind = np.array([kind_of.get(rows[i].field, -1) for i in self._rows], dtype=np.int64)
+
+    def with_options(self, options: RetrievalOptions, encoder: Encoder | None = None) -> Retriever:
+        """The same index and lexical branch, fused with other weights (and queries encoded by
+        ``encoder`` if given: a build's encoder gives way to the serving one)."""
+        view = object.__new__(Retriever)
+        view.__dict__.update(self.__dict__)
+        view.options = options
+        view.encoder = encoder or self.encoder
+        return view
+
+    def dense_text(self, query: Reading, hinglish: bool) -> str:
+        """What the encoder sees: Hinglish rendered in English, otherwise the question minus scaffolding;
+        acronyms the glossary knows are spelled out after it ("sgd" -> "... (Stochastic gradient descent)").
+        """
+        text = query.english if hinglish else ""
+        if not text.strip():
+            text = query.topic if self.options.strip_scaffolding else query.text
+        # In a longer question an acronym is usually context ("... on every GPU"), not the topic.
+        if not self.options.acronyms or len(query.words) > MAX_WORDS_TO_EXPAND:
+            return text
+        expansions = self.lexical.expand_acronyms(query.words)
+        return f"{text} ({'; '.join(expansions)})" if expansions else text
+
+    def encode(self, queries: Sequence[Reading | str]) -> np.ndarray:
+        """Query vectors for the texts the encoder should see (one batch: calibration asks many)."""
+        readings = [reading_of(q) for q in queries]
+        return self.encoder.encode_queries([self.dense_text(r, self._hinglish(r)) for r in readings])
+
+    def dense_scores(self, vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per entry and field kind the best cosine, and per entry the best paraphrase cosine."""
+        scores = self.vectors.scores(vector[None, :])[0][self._rows]
+        fields = np.full((len(self.entries), self._n_kinds), MISSING, dtype=np.float32)
+        para = np.full(len(self.entries), MISSING, dtype=np.float32)
+        own = self._row_kind >= 0
+        np.maximum.at(fields, (self._row_entry[own], self._row_kind[own]), scores[own])
+        np.maximum.at(para, self._row_entry[~own], scores[~own])
+        return fields, para
+
+    def words(self, query: Reading | str, hinglish: bool) -> tuple[list[str], float]:
+        """The words to match on, and the share of the asker's own words the glossary never uses.
+
+        Hinglish words add their English glosses and their folded spelling (which meets the
+        romanized views of the glossary's Hindi); with fuzzy matching on, misspelt words are
+        corrected and Devanagari spellings of English words ("डिस्ट्रिब्यूटेड") add the
+        name word they sound like. Romanized-Hindi function words are no evidence either way.
+        """
+        reading = reading_of(query)
+        typed = list(reading.hinglish_words if hinglish else reading.words)
+        words = typed + list(reading.glosses + reading.folded) if hinglish else typed
+        if self.options.fuzzy:
+            words = self.lexical.correct(words) + self._sounded_out(typed)
+        unknown = self.lexical.unknown_share(
+            self.lexical.correct([w for w in typed if w not in reading.glossed])
+        )
+        return words, unknown
+
+    def _sounded_out(self, typed: list[str]) -> list[str]:
+        out = []
+        for word in typed:
+            if word in self.lexical.known or not _DEVANAGARI.search(word):
+                continue
+            guess = self.lexical.correct([romanise(word)])[0]
+            if guess in self.lexical.name_vocabulary:
+                out.append(guess)
+        return out
+
+    def _hinglish(self, query: Reading) -> bool:
+        return self.options.hinglish and query.hinglish
+
+    def signals(
+        self, query: Reading | str, vector: np.ndarray | None = None, use_dense: bool = True
+    ) -> Signals:
+        """Raw evidence for ``query``; ``vector``: its query vector when already encoded."""
+        reading = reading_of(query)
+        hinglish = self._hinglish(reading)
+        if use_dense and self.options.dense:
+            if vector is None:
+                vector = self.encoder.encode_queries([self.dense_text(reading, hinglish)])[0]
+            fields, para = self.dense_scores(vector)
+        else:
+            vector = None
+            fields = np.zeros((len(self.entries), max(self._n_kinds, 1)), dtype=np.float32)
+            para = np.full(len(self.entries), MISSING, dtype=np.float32)
+        words, unknown = self.words(reading, hinglish)
+        share, cover = self.lexical.name_match(words)
+        return Signals(fields, para, self.lexical.bm25(words), share, cover, unknown, tuple(words), vector)
+
+    def rank(self, query: Reading | str, use_dense: bool = True, vector: np.ndarray | None = None) -> Ranking:
+        """Every entry scored for ``query`` (read first when it is plain text)."""
+        return fuse(self.signals(query, vector, use_dense), self.options)
+
+    def hits(self, ranking: Ranking, k: int, first: str | None = None) -> list[Hit]:
+        """The top ``k`` as Hits (built only for those: a Hit per entry costs more than ranking them).
+        ``first``: an entry id put at the top, wherever it ranked."""
+        order = ranking.order
+        if first is not None:
+            pinned = self._position[first]
+            order = np.concatenate(([pinned], order[order != pinned]))
+        return [
+            Hit(
+                entry=self.entries[i],
+                score=float(ranking.fused[i]),
+                rank=rank,
+                similarity=float(ranking.dense[i]),
+                lexical=float(ranking.bm25[i]),
+                name_match=float(ranking.name[i]),
+            )
+            for rank, i in enumerate(order[:k], start=1)
+        ]

@@ -1,0 +1,107 @@
+"""What a question asks for besides "what is X": small talk, a how-to or problem, an opposite, or
+something about an earlier answer (a follow-up).
+
+The phrasings are language patterns in ``data/intents.yaml`` and the word lists below (English,
+Hindi, Hinglish), general and about no particular glossary. Whether the glossary answers such a
+question is decided later: the FAQ by meaning (``bot.search.faq``), the opposite by the entries'
+own text (``bot.search.names.antonym``), the earlier answer a follow-up refers to from the chat
+history (``bot.understand.dialogue``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import regex
+
+from bot.understand.text import STOP_WORDS, Side, normalise, tokens
+from glossary.yamlio import load_yaml
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(normalise(w) for w in text.split())
+
+
+_RAW = load_yaml((Path(__file__).parents[1] / "data" / "intents.yaml").read_text(encoding="utf-8"))
+SMALL_TALK: dict[str, frozenset[str]] = {kind: _words(words) for kind, words in _RAW["small_talk"].items()}
+_FILLER = _words(_RAW["filler"])
+_HOW_TO = regex.compile("|".join(f"(?:{p})" for p in _RAW["how_to"]), regex.IGNORECASE)
+_OPPOSITE = [regex.compile(p) for p in _RAW["opposite"]]
+#: Words that, in an entry's text, say it is the opposite of another.
+OPPOSITE_WORDS = _words(_RAW["opposite_words"])
+
+
+def small_talk(question: str) -> str | None:
+    """The kind of small talk ("greeting", "thanks", "identity") a message is, or None."""
+    words = tokens(question)
+    if not words:
+        return None
+    vocabulary = _FILLER.union(*SMALL_TALK.values())
+    if any(w not in vocabulary for w in words):
+        return None
+    return next((kind for kind, vocab in SMALL_TALK.items() if vocab & set(words)), None)
+
+
+def is_how_to(question: str) -> bool:
+    """A how-to or problem question ("how do I …", "why does …", "kaise", "is X required")."""
+    return _HOW_TO.search(question) is not None
+
+
+def opposite_topic(question: str) -> str | None:
+    """X in "opposite of X" / "X ka ulta kya hai" / "X का विपरीत", or None."""
+    for pattern in _OPPOSITE:
+        if match := pattern.match(question.strip()):
+            return match.group("x").strip()
+    return None
+
+
+#: What a follow-up may ask of an earlier answer's entries: their example, usage, or everything.
+Aspect = Literal["example", "usage", "more"]
+
+
+#: Words that ask for a part of the previous answer (matched after casefolding).
+ASPECT_WORDS: dict[Aspect, frozenset[str]] = {
+    "example": _words("example examples eg sample instance udaharan udahran udaaharan उदाहरण उदाहरणों मिसाल"),
+    "usage": _words(
+        "usage use used uses using upyog upayog upyoug istemal istemaal prayog उपयोग प्रयोग इस्तेमाल"
+    ),
+    "more": _words(
+        "more detail details detailed elaborate expand further explain zyada jyada vistar vistaar "
+        "विस्तार ज़्यादा ज्यादा अधिक"
+    ),
+}
+#: Words that ask for the previous answer in another language.
+LANGUAGE_WORDS: dict[Side, frozenset[str]] = {
+    "hi": _words("hindi hindii हिंदी हिन्दी"),
+    "en": _words("english angrezi angreji inglish अंग्रेज़ी अंग्रेजी इंग्लिश"),
+}
+#: Words that carry no topic in a follow-up: pronouns, politeness, "give/show/tell", "when", "in".
+FILLER_WORDS = _words(
+    """
+    it its this that these those same term word one please pls plz kindly can could would you me
+    give show tell say write provide share another some any an a the of for in about on with now also again
+    and when where how why what more so ok okay thanks language please
+    iska iske iski isko isse iss is uska uske uski usko inka unka ye yeh wo woh bhi aur ek koi
+    do dijiye dijie de dena dedo dikhao dikhaiye batao bataiye bataye btao samjhao samjhaiye likho
+    kab kaise kyu kyon me mein main mai karen kare karein karna karte plz zara thoda
+    इसका इसके इसकी इसको इसे इस उसका उसके उसकी उसे यह वह और भी एक कोई कब कैसे क्यों में
+    दो दीजिए दिखाओ दिखाइए बताओ बताइए बताएं समझाओ समझाइए लिखो करें करना करते कृपया ज़रा थोड़ा
+    """
+)
+#: What a follow-up asks for: an aspect of the earlier answer, and/or the other language.
+FollowUpCues = tuple[Aspect | None, Side | None]
+
+
+def follow_up_cues(message: str) -> FollowUpCues | None:
+    """(aspect, language) asked for, or None when the message has a topic of its own or no cue at all."""
+    words = tokens(message)
+    aspect = next((a for a, vocab in ASPECT_WORDS.items() if any(w in vocab for w in words)), None)
+    lang = next((lg for lg, vocab in LANGUAGE_WORDS.items() if any(w in vocab for w in words)), None)
+    if aspect is None and lang is None:
+        return None
+    cue_words = set().union(*ASPECT_WORDS.values(), *LANGUAGE_WORDS.values())
+    topic = [
+        w for w in words if w not in cue_words | FILLER_WORDS | STOP_WORDS and len(w) > 1 and not w.isdigit()
+    ]
+    return None if topic else (aspect, lang)

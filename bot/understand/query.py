@@ -1,0 +1,133 @@
+"""A question read once: the :class:`Query` that every step after understanding reads.
+
+:func:`understand` cleans the question (``bot.understand.clean``), reads its text and the texts it
+names (a comparison's sides, the X of "the opposite of X") into :class:`Reading` objects, and notes
+what it asks for (``bot.understand.cues``). Search, the router and the replies read these fields;
+none of them tokenises, strips, glosses or detects the language of the question again. What depends
+on a glossary (spelling corrected against its words, acronyms it spells out, which entries a name
+means) is worked out by search, once per search, from the reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+from bot.understand.clean import Cleaned, clean
+from bot.understand.comparison import split_comparison
+from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposite_topic, small_talk
+from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
+from bot.understand.text import (
+    Lang,
+    content_tokens,
+    detect_lang,
+    lang_undecided,
+    normalise,
+    strip_scaffolding,
+)
+
+_LATIN = regex.compile(r"\p{Latin}")
+#: Punctuation around a question that names an entry and nothing else ("dropout?").
+_AROUND_NAME = " ?？।.!"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One text as search reads it: its words, and their glossed, folded and English forms."""
+
+    text: str
+    lang: Lang
+    #: The text without question scaffolding ("what is dropout?" -> "dropout"): what the encoder sees.
+    topic: str
+    #: Content words (tokens minus scaffolding and stop words): what the lexical branch matches on.
+    words: tuple[str, ...]
+    #: The topic's content words: what a bare-term question ("what is X") names.
+    topic_words: tuple[str, ...]
+    #: The topic casefolded, without the punctuation around it: compared with whole entry names.
+    name: str
+    #: Hinglish rendered in English ("loss kyu badhta hai" -> "loss increase"); search uses it for
+    #: Hinglish text only.
+    english: str
+    #: The content words without romanized-Hindi function words, their English glosses, and the
+    #: folded spellings of their Latin words (the Hinglish reading of the text).
+    hinglish_words: tuple[str, ...]
+    glosses: tuple[str, ...]
+    folded: tuple[str, ...]
+    #: Content words that have an English gloss of their own: no sign that the glossary lacks them.
+    glossed: frozenset[str]
+    #: Has a letter or digit at all; has a content word with a letter (not only numbers or scaffolding).
+    has_words: bool
+    topical: bool
+
+    @property
+    def hinglish(self) -> bool:
+        return self.lang == "hinglish"
+
+
+def read(text: str) -> Reading:
+    """Everything search reads of ``text`` that no glossary changes."""
+    words = content_tokens(text)
+    topic = strip_scaffolding(text)
+    hinglish_words = [w for w in words if w not in FUNCTION_WORDS]
+    return Reading(
+        text=text,
+        lang=detect_lang(text),
+        topic=topic,
+        words=tuple(words),
+        topic_words=tuple(content_tokens(topic)),
+        name=normalise(topic.strip(_AROUND_NAME)),
+        english=to_english(text),
+        hinglish_words=tuple(hinglish_words),
+        glosses=tuple(gloss(hinglish_words)),
+        folded=tuple(f for w in hinglish_words if _LATIN.search(w) and (f := fold(w)) != w),
+        glossed=frozenset(w for w in words if gloss([w])),
+        has_words=any(ch.isalnum() for ch in text),
+        topical=any(ch.isalpha() for word in words for ch in word),
+    )
+
+
+def reading_of(text: Reading | str) -> Reading:
+    """A reading as it is, or plain text read now (for callers with text of their own: calibration's
+    pseudo-questions, scripts)."""
+    return read(text) if isinstance(text, str) else text
+
+
+@dataclass(frozen=True)
+class Query(Cleaned):
+    """A question understood: built once per question asked, by :func:`understand`."""
+
+    #: The cleaned text, read for search.
+    reading: Reading
+    #: Only content words in Latin script ("dropout"): the asker's interface language decides.
+    undecided: bool
+    #: What it asks of an earlier answer ("give me an example", "in Hindi please"), if anything.
+    follow_up: FollowUpCues | None
+    #: "greeting", "thanks" or "identity" for small talk, else None.
+    small_talk: str | None
+    #: A how-to or problem question ("how do I …", "why does …").
+    how_to: bool
+    #: X, read, in "the opposite of X".
+    opposite: Reading | None
+    #: The things compared, read, in "X vs Y (vs Z)"; None when it is no comparison.
+    sides: tuple[Reading, ...] | None
+
+
+def understand(question: str, max_chars: int) -> Query:
+    """The question cleaned, read, and what it asks for noted: the one reading of it."""
+    cleaned = clean(question, max_chars)
+    text = cleaned.text
+    opposite = opposite_topic(text)
+    sides = split_comparison(text)
+    return Query(
+        text=text,
+        lang=cleaned.lang,
+        cut_at=cleaned.cut_at,
+        reading=read(text),
+        undecided=lang_undecided(text),
+        follow_up=follow_up_cues(text),
+        small_talk=small_talk(text),
+        how_to=is_how_to(text),
+        opposite=None if opposite is None else read(opposite),
+        sides=None if sides is None else tuple(read(side) for side in sides),
+    )

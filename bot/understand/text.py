@@ -1,0 +1,115 @@
+"""Language detection, tokenising and question scaffolding for Hindi, English and Hinglish.
+
+Python's ``re`` splits Devanagari words at vowel signs, so tokens are runs of
+letters *and* marks (``\\p{L}\\p{M}``) from the ``regex`` module, after NFC so
+that precomposed and decomposed nukta letters compare equal.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+from typing import Literal, get_args
+
+import regex
+import stopwordsiso
+
+from glossary.yamlio import load_yaml
+
+#: The language of a question: its script, and for Latin script whether it is Hinglish.
+Lang = Literal["en", "hi", "hinglish", "mixed"]
+#: An interface language: the language an answer puts first, and the app's interface switch.
+Side = Literal["en", "hi"]
+SIDES: tuple[Side, ...] = get_args(Side)
+
+#: Share of Devanagari letters from which a question is Hindi (an English term or two inside it is
+#: ordinary Hindi technical writing), and below which it is Latin text with a stray Hindi word.
+HINDI_SHARE = 0.85
+MIXED_SHARE = 0.15
+_TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}]+")
+_DEVANAGARI = regex.compile(r"\p{Devanagari}")
+_LATIN = regex.compile(r"\p{Latin}")
+
+
+def _word_lists() -> dict[str, frozenset[str]]:
+    raw = load_yaml((Path(__file__).parents[1] / "data" / "stopwords.yaml").read_text(encoding="utf-8"))
+    return {name: frozenset(words.split()) for name, words in raw.items()}
+
+
+_LISTS = _word_lists()
+#: Romanized Hindi function words; one unambiguous one in a Latin-script question marks it as Hinglish.
+HINGLISH_WORDS = _LISTS["hinglish_function_words"]
+_AMBIGUOUS = _LISTS["hinglish_ambiguous"]
+#: Hindi words in the stopwords-iso list that name a topic in this domain ("वर्ग" = class) or
+#: are no function word at all ("घर" = home): they are kept as content words.
+_HINDI_TOPICAL = frozenset({"वर्ग", "घर"})
+#: Hindi function words: the project's scaffolding list and the general stopwords-iso list, so a
+#: user's glossary is matched on its content words without anyone listing them for it.
+HINDI_STOP_WORDS = _LISTS["hindi_stop_words"] | (frozenset(stopwordsiso.stopwords("hi")) - _HINDI_TOPICAL)
+#: Words that carry no topic: question scaffolding in English, romanized Hindi and Hindi.
+STOP_WORDS = HINGLISH_WORDS | _LISTS["english_stop_words"] | HINDI_STOP_WORDS
+
+#: Phrases that only frame a question; removed before the dense encoder sees it.
+_SCAFFOLD = regex.compile(
+    r"(?i)^\s*(?:what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
+    r"define\s+|explain\s+(?:the\s+)?|meaning\s+of\s+|tell\s+me\s+about\s+)"
+    r"|\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|ka\s+matlab(?:\s+kya\s+hai)?|"
+    r"क्या\s+(?:होता|होती|होते)\s+(?:है|हैं)|क्या\s+(?:है|हैं)|किसे\s+कहते\s+हैं|का\s+मतलब(?:\s+क्या\s+है)?)"
+    r"\s*[?？।.!]*\s*$"
+)
+
+
+def normalise(text: str) -> str:
+    return unicodedata.normalize("NFC", text).casefold()
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(normalise(text))
+
+
+def content_tokens(text: str) -> list[str]:
+    """Tokens minus question scaffolding; what the lexical branch should match on."""
+    return [t for t in tokens(text) if t not in STOP_WORDS]
+
+
+def detect_lang(text: str) -> Lang:
+    """Script share decides Hindi/English/mixed; Hindi function words turn Latin text into Hinglish."""
+    deva = len(_DEVANAGARI.findall(text))
+    latin = len(_LATIN.findall(text))
+    if deva and latin:
+        share = deva / (deva + latin)
+        if share >= HINDI_SHARE:
+            return "hi"
+        return "mixed" if share >= MIXED_SHARE else _latin_kind(text)
+    if deva:
+        return "hi"
+    return _latin_kind(text)
+
+
+def lang_undecided(text: str) -> bool:
+    """Latin-script text made only of content words ("dropout", "learning rate"): no English or
+    Hinglish word says which language the asker reads, so the interface language decides."""
+    words = tokens(text)
+    return bool(words) and not _DEVANAGARI.search(text) and all(w not in STOP_WORDS for w in words)
+
+
+def _latin_kind(text: str) -> Lang:
+    words = tokens(text)
+    hits = sum(1 for w in words if w in HINGLISH_WORDS and w not in _AMBIGUOUS)
+    return "hinglish" if hits >= 1 else "en"
+
+
+def strip_scaffolding(text: str) -> str:
+    """'What is dropout?' -> 'dropout'; 'dropout kya hai' -> 'dropout'. Keeps the text if nothing is left."""
+    stripped = _SCAFFOLD.sub(" ", text).strip(" ?？।.!")
+    return stripped if stripped else text.strip()
+
+
+def side(lang: Lang) -> Side:
+    """Which language goes first: English for English questions, Hindi for Hindi, Hinglish and mixed."""
+    return "en" if lang == "en" else "hi"
+
+
+def other(first: Side) -> Side:
+    """The other language of a bilingual entry."""
+    return "hi" if first == "en" else "en"

@@ -1,0 +1,1 @@
+"""The maintainers' area (``/admin``): off unless a password hash is configured."""
