@@ -19,8 +19,8 @@ from pydantic import BaseModel
 
 from glossary import GlossaryEntry
 
-#: Share of entries (new, edited or removed since the fit) up to which a fit is kept; measured on the
-#: dev sets (README, "Incremental builds").
+#: Share of entries (new, edited or removed since the fit) up to which a fit is kept. A chosen bound,
+#: not yet a measured one: how far a kept fit's confidence drifts at this share is still to be measured.
 REFIT_SHARE = 0.1
 #: The file beside a published calibration that names what it was fitted on.
 BASIS_FILE = "fitted_on.json"
