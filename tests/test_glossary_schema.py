@@ -55,7 +55,9 @@ def test_invalid_entries_are_rejected(overrides: dict[str, Any], field: str) -> 
     ("removed", "message"),
     [(("definition_hi", "definition_en"), "needs a definition"), (("term_hi", "term_en"), "needs a term")],
 )
-def test_an_entry_needs_a_term_and_a_definition_in_some_language(removed: tuple[str, str], message: str) -> None:
+def test_an_entry_needs_a_term_and_a_definition_in_some_language(
+    removed: tuple[str, str], message: str
+) -> None:
     data = entry_data()
     for name in removed:
         del data[name]
