@@ -4,7 +4,7 @@ A header is matched case-, space- and punctuation-insensitively against synonyms
 Hindi ("Term", "word", "शब्द"; "Meaning", "परिभाषा"; ...); a language word in it ("Hindi term",
 "definition_en", "हिंदी") says the language of its text. A text column whose header does not say
 is read by its content: each cell goes to the language whose script most of its letters are in
-(Devanagari: Hindi, else English) — or, beside a column that names one language, to the other.
+(Devanagari: Hindi, else English); a column that names its language comes first.
 ``overrides`` (``--columns term=Word,definition=Meaning``) take precedence over synonyms.
 Columns nothing takes are kept under their own headers (``GlossaryEntry.extra``).
 """
@@ -195,20 +195,15 @@ def _by_synonym(header: str, stated: str | None) -> Column:
 
 
 def _settle_languages(columns: list[Column]) -> list[Column]:
-    """A text column whose header names no language, beside one that names a language for the same
-    field, holds the other language; beside both, a term column is the heading as written."""
-    named = {(c.field, c.lang) for c in columns if c.lang in ("en", "hi")}
-    settled = []
-    for column in columns:
-        if column.lang == "script":
-            has = {lang for lang in ("en", "hi") if (column.field, lang) in named}
-            if has == {"en", "hi"} and column.field == "term":
-                column = Column(column.header, "term", "heading", "the term as written")
-            elif len(has) == 1:
-                lang = "hi" if has == {"en"} else "en"
-                column = Column(column.header, column.field, lang, f"beside a {has.pop()} column")
-        settled.append(column)
-    return settled
+    """A term column whose header names no language, beside term columns that name both, is the
+    heading as written (the bundled CSV layout: ``term``, ``term_en``, ``term_hi``)."""
+    named = {c.lang for c in columns if c.field == "term" and c.lang in ("en", "hi")}
+    return [
+        Column(c.header, "term", "heading", "the term as written")
+        if c.field == "term" and c.lang == "script" and named == {"en", "hi"}
+        else c
+        for c in columns
+    ]
 
 
 def _first_wins(columns: list[Column]) -> list[Column]:

@@ -82,7 +82,8 @@ class GlossaryProblems(GlossaryError):
         self.problems = list(problems)
         first = self.problems[0]
         if len(self.problems) == 1:
-            super().__init__(path, str(first), field=first.column)
+            super().__init__(path, str(first))
+            self.field = first.column
             return
         shown = "\n".join(f"  - {p}" for p in self.problems[:MAX_PROBLEMS_SHOWN])
         more = len(self.problems) - MAX_PROBLEMS_SHOWN
@@ -90,8 +91,8 @@ class GlossaryProblems(GlossaryError):
             path,
             f"{len(self.problems)} problems; fix them and load again:\n{shown}"
             + (f"\n  ... and {more} more" if more > 0 else ""),
-            field=first.column,
         )
+        self.field = first.column
 
 
 def load_glossary(

@@ -105,7 +105,8 @@ def _entry_data(
 ) -> dict[str, Any] | None:
     where = _place(table.unit, record.where, record.page)
     data: dict[str, Any] = {"extra": {}}
-    for column in columns:
+    # columns that name their language first: a script-decided cell never displaces them
+    for column in sorted(columns, key=lambda c: c.lang == "script"):
         value = (record.cells.get(column.header) or "").strip()
         if not value:
             continue

@@ -55,22 +55,23 @@ def render(kind: str) -> bytes:
     raise ValueError(f"unknown template format '{kind}'; use one of {', '.join(FORMATS)}")
 
 
+_XML = '<?xml version="1.0" encoding="UTF-8"?>'
+_PKG = "http://schemas.openxmlformats.org/package/2006"
+_DOC = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 _PARTS = {
-    "[Content_Types].xml": '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/'
-    'package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-'
-    'package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/'
-    'workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
-    '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-'
-    'officedocument.spreadsheetml.worksheet+xml"/></Types>',
-    "_rels/.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.'
-    'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
-    '2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-    "xl/workbook.xml": '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/'
-    'spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+    "[Content_Types].xml": f'{_XML}<Types xmlns="{_PKG}/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    f'<Override PartName="/xl/workbook.xml" ContentType="{_TYPE}.sheet.main+xml"/>'
+    f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{_TYPE}.worksheet+xml"/></Types>',
+    "_rels/.rels": f'{_XML}<Relationships xmlns="{_PKG}/relationships">'
+    f'<Relationship Id="rId1" Type="{_DOC}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": f'{_XML}<workbook xmlns="{_MAIN}" xmlns:r="{_DOC}">'
     '<sheets><sheet name="Glossary" sheetId="1" r:id="rId1"/></sheets></workbook>',
-    "xl/_rels/workbook.xml.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.'
-    'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.'
-    'org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+    "xl/_rels/workbook.xml.rels": f'{_XML}<Relationships xmlns="{_PKG}/relationships">'
+    f'<Relationship Id="rId1" Type="{_DOC}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
 }
 
 
@@ -86,10 +87,7 @@ def _xlsx(rows: list[tuple[str, ...]]) -> bytes:
         + "</row>"
         for r, row in enumerate(rows, start=1)
     )
-    sheet = (
-        '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/'
-        f'spreadsheetml/2006/main"><sheetData>{xml_rows}</sheetData></worksheet>'
-    )
+    sheet = f'{_XML}<worksheet xmlns="{_MAIN}"><sheetData>{xml_rows}</sheetData></worksheet>'
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in {**_PARTS, "xl/worksheets/sheet1.xml": sheet}.items():

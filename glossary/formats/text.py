@@ -19,6 +19,9 @@ BINARY_MAGIC = {
     b"%PDF": "a PDF document: export the glossary as CSV or a spreadsheet",
     b"\x7fELF": "a program, not a glossary",
 }
+#: What Excel on Windows writes a "CSV" in, in Western locales: taken whenever it decodes the file
+#: plausibly (charset-normalizer ranks the Baltic cp1257 first on French text with an em dash).
+PREFERRED_LEGACY = "cp1252"
 #: How much of a file the binary check and the encoding guess look at.
 SNIFF_BYTES = 64 * 1024
 
@@ -38,12 +41,13 @@ def decode(path: Path, data: bytes, kind: str) -> tuple[str, str]:
         return data.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError:
         pass
-    best = from_bytes(data[: SNIFF_BYTES * 4]).best()
-    if best is None:
+    plausible = [match.encoding for match in from_bytes(data[: SNIFF_BYTES * 4])]
+    if not plausible:
         raise refuse(path, f"not {kind} text in any known encoding; save it as UTF-8 {kind}")
+    encoding = PREFERRED_LEGACY if PREFERRED_LEGACY in plausible else plausible[0]
     return (
-        _strict(path, data, best.encoding),
-        f"{best.encoding} (detected, not UTF-8: check the accents, or save the file as UTF-8)",
+        _strict(path, data, encoding),
+        f"{encoding} (detected, not UTF-8: check the accents, or save the file as UTF-8)",
     )
 
 
