@@ -13,7 +13,8 @@ from pathlib import Path
 
 from glossary.errors import GlossaryError, display_path
 from glossary.formats import ReadOptions
-from glossary.loader import MAX_PROBLEMS_SHOWN, FileReport, expand, read_source
+from glossary.loader import MAX_PROBLEMS_SHOWN, FileReport, Source, expand, read_source
+from glossary.schema import GlossaryDocument
 from glossary.tables import Problem
 from glossary.validation import check_glossary
 
@@ -21,23 +22,20 @@ LANGUAGE_NAMES = {"en": "English", "hi": "Hindi"}
 
 
 def check(paths: Sequence[Path], options: ReadOptions) -> list[FileReport]:
-    """A report per file or folder of pages; cross-file problems (a duplicate id) go to the last."""
-    try:
-        sources = expand(paths)
-    except GlossaryError as exc:
-        return [FileReport(exc.file, problems=[Problem("file", None, exc.problem)])]
+    """A report per file or folder of pages (a path that is neither gets one saying so); a cross-file
+    problem (a duplicate id) goes to the file it names."""
     reports, documents = [], []
-    for source in sources:
+    for path in paths:
         try:
-            document, report = read_source(source, options)
+            sources = expand([path])
         except GlossaryError as exc:
-            report, document = FileReport(exc.file), None
-            report.problems.append(
-                Problem(f"line {exc.line}" if exc.line else "file", exc.field, exc.problem)
-            )
-        reports.append(report)
-        if document is not None:
-            documents.append((report.path, document))
+            reports.append(FileReport(exc.file, problems=[Problem("file", None, exc.problem)]))
+            continue
+        for source in sources:
+            document, report = _read(source, options)
+            reports.append(report)
+            if document is not None:
+                documents.append((report.path, document))
     if documents and not any(r.problems for r in reports):
         try:
             check_glossary(documents)
@@ -45,6 +43,16 @@ def check(paths: Sequence[Path], options: ReadOptions) -> list[FileReport]:
             owner = next((r for r in reports if r.path == exc.file), reports[-1])
             owner.problems.append(Problem("glossary", exc.field, str(exc)))
     return reports
+
+
+def _read(source: Source, options: ReadOptions) -> tuple[GlossaryDocument | None, FileReport]:
+    """``read_source``, with a file that cannot be read at all as a report of its one problem."""
+    try:
+        return read_source(source, options)
+    except GlossaryError as exc:
+        report = FileReport(exc.file)
+        report.problems.append(Problem(f"line {exc.line}" if exc.line else "file", exc.field, exc.problem))
+        return None, report
 
 
 def render(reports: Sequence[FileReport]) -> str:

@@ -32,6 +32,7 @@ SITE_KEYS = {
     "date",
     "lastmod",
     "publishdate",
+    "expirydate",
     "weight",
     "draft",
     "layout",
@@ -39,10 +40,6 @@ SITE_KEYS = {
     "slug",
     "menu",
     "toc",
-    "permalink",
-    "url",
-    "full_link",
-    "expirydate",
     "sitemap",
     "build",
     "cascade",
@@ -66,7 +63,7 @@ class _GlossaryYaml(frontmatter.YAMLHandler):
 def read_folder(folder: Path, pages: Iterable[Path], options: ReadOptions) -> Table:
     table = Table("Markdown pages", [], [], "page", {"folder": folder.name})
     site_keys: set[str] = set()
-    summaries = 0
+    summaries: set[str] = set()
     for path in pages:
         meta, body = _page(path)
         if path.stem in INDEX_PAGES:
@@ -75,7 +72,8 @@ def read_folder(folder: Path, pages: Iterable[Path], options: ReadOptions) -> Ta
             continue
         cells, dropped = _cells(meta, body)
         site_keys |= dropped
-        summaries += bool(body.strip()) and any(meta.get(k) for k in SUMMARY_KEYS)
+        if body.strip():
+            summaries |= {k for k in SUMMARY_KEYS if meta.get(k)}
         table.records.append(Record(_title_line(path), cells, page=path.relative_to(folder).as_posix()))
         table.header.extend(h for h in cells if h not in table.header)
     table.details["pages"] = str(len(table.records))
@@ -85,8 +83,8 @@ def read_folder(folder: Path, pages: Iterable[Path], options: ReadOptions) -> Ta
         )
     if summaries:
         table.notes.append(
-            f"{summaries} page(s) have a summary ({', '.join(SUMMARY_KEYS)}) beside a body: "
-            "the body is the definition"
+            f"{', '.join(sorted(summaries))}: a summary of the body, used as the definition only on "
+            "pages without a body"
         )
     return table
 
