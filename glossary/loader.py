@@ -35,7 +35,7 @@ from glossary.formats import (
 )
 from glossary.schema import GlossaryDocument, GlossaryEntry
 from glossary.store import Glossary
-from glossary.tables import Problem, build
+from glossary.tables import Built, Problem, build
 from glossary.validation import check_glossary
 from glossary.yamlio import DEFAULT_MAX_MB
 
@@ -173,9 +173,8 @@ def expand(paths: Sequence[Path]) -> list[Source]:
         if path.is_dir():
             children = sorted(c for c in path.iterdir() if c.is_file() and not c.name.startswith("."))
             files = [c for c in children if c.suffix.lower() in SUPPORTED_SUFFIXES]
-            pages = tuple(
-                c for c in sorted(path.rglob("*")) if c.is_file() and c.suffix.lower() in PAGE_SUFFIXES
-            )
+            # the folder's own pages, not its subfolders': what the reload watcher looks at too
+            pages = tuple(c for c in children if c.suffix.lower() in PAGE_SUFFIXES)
             if not files and not pages:
                 raise GlossaryError(
                     path,
@@ -196,20 +195,18 @@ def expand(paths: Sequence[Path]) -> list[Source]:
 
 
 def _tabular(path: Path, table: Table, options: ReadOptions, report: FileReport) -> GlossaryDocument | None:
+    """Entries from a table read by header meaning (``glossary.columns``, ``glossary.tables``)."""
     report.columns = map_columns(table.header, options.columns, table.languages)
     report.notes = list(table.notes)
-    name = path.name
-    built = build(table, report.columns, name)
+    built = build(table, report.columns, path.name) if table.header else Built()
     report.problems.extend(built.problems)
     report.languages = built.languages
-    if not table.records and not report.problems:
-        report.problems.append(
-            Problem("file", None, "no rows under the header: a glossary needs at least one term")
-        )
+    if not report.problems and not table.records:
+        report.problems.append(Problem("file", None, "no entries: a glossary needs at least one entry"))
     if report.problems:
         return None
     return GlossaryDocument(
-        document=name, entries=built.entries, title=table.title, description=table.description
+        document=path.name, entries=built.entries, title=table.title, description=table.description
     )
 
 

@@ -41,7 +41,7 @@ def check(paths: Sequence[Path], options: ReadOptions) -> list[FileReport]:
             check_glossary(documents)
         except GlossaryError as exc:
             owner = next((r for r in reports if r.path == exc.file), reports[-1])
-            owner.problems.append(Problem("glossary", exc.field, str(exc)))
+            owner.problems.append(Problem("glossary", None, str(exc)))
     return reports
 
 
@@ -50,9 +50,15 @@ def _read(source: Source, options: ReadOptions) -> tuple[GlossaryDocument | None
     try:
         return read_source(source, options)
     except GlossaryError as exc:
-        report = FileReport(exc.file)
-        report.problems.append(Problem(f"line {exc.line}" if exc.line else "file", exc.field, exc.problem))
+        report = FileReport(exc.file, format=exc.file.suffix.lstrip(".").upper() or "folder")
+        report.problems.append(Problem(f"line {exc.line}" if exc.line else "file", None, _without_place(exc)))
         return None, report
+
+
+def _without_place(error: GlossaryError) -> str:
+    """The error's message without the file (and line) it starts with: the report says those."""
+    place = display_path(error.file) + (f":{error.line}" if error.line else "") + ": "
+    return str(error).removeprefix(place)
 
 
 def render(reports: Sequence[FileReport]) -> str:

@@ -222,7 +222,7 @@ def main() -> None:
         with starting:
             bot = GlossaryBot.load(settings, progress=True, status=status)  # may build the index first
     except GlossaryError as exc:
-        _refuse(f"cannot start: the glossary does not load\n{glossary_report(settings, exc)}", ExitCode.LOAD)
+        _refuse(f"cannot start: the glossary does not load:\n{glossary_report(settings, exc)}", ExitCode.LOAD)
     except (IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
     watcher = GlossaryWatcher.start_for(bot)
