@@ -266,11 +266,10 @@ def check(
 ) -> None:
     """How each glossary file is read (format, encoding, delimiter, sheet, which column is which field,
     languages, entries) and every problem, with its line or row and column. Exit 0 or 3."""
-    from bot.search.loading import read_options
     from glossary.report import check as check_files
     from glossary.report import render
 
-    reports = check_files(files, read_options(_state["settings"]))
+    reports = check_files(files, _state["settings"].read_options)
     typer.echo(render(reports))
     if any(r.problems for r in reports):
         raise typer.Exit(ExitCode.LOAD)

@@ -16,7 +16,9 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from glossary.columns import ColumnError, parse_overrides
+from glossary.formats import ReadOptions
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
+from glossary.yamlio import PARSED_DIR
 from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
 from index.embeddings import cores
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
@@ -369,6 +371,16 @@ class Settings(BaseSettings):
                 "admin_password_hash must be an argon2 hash: make one with `glossary-bot admin-password`"
             )
         return value
+
+    @property
+    def read_options(self) -> ReadOptions:
+        """How users' glossary files are read: the sheet, the column overrides and the size limit."""
+        return ReadOptions(
+            sheet=self.glossary_sheet,
+            columns=self.glossary_columns,
+            max_mb=self.max_glossary_mb,
+            parse_cache=self.cache_dir / PARSED_DIR,
+        )
 
     @property
     def database(self) -> str:

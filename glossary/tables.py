@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import regex
-from indic_transliteration import sanscript
 from pydantic import ValidationError
 
 from glossary.columns import Column, script_language, split_list
@@ -179,6 +178,8 @@ def slug(term: str) -> str:
     leaves nothing becomes ``term-`` and a short hash."""
     text = term
     if regex.search(r"\p{Devanagari}", text):
+        from indic_transliteration import sanscript  # only for Devanagari terms: a slow import
+
         text = sanscript.transliterate(text, sanscript.DEVANAGARI, sanscript.ITRANS)
     out = _SLUG_JUNK.sub("-", text.casefold()).strip("-")[:MAX_SLUG_CHARS].strip("-")
     return out or "term-" + hashlib.sha256(term.encode()).hexdigest()[:8]

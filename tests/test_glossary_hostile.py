@@ -84,7 +84,7 @@ def test_xml_entities_are_refused(tmp_path: Path, text: str) -> None:
     path = tmp_path / "evil.tbx"
     path.write_text(text, "utf-8")
     message = refused(path)
-    assert "refused: the TBX file declares entities" in message and "root:" not in message
+    assert "refused: the TBX file declares XML entities" in message and "root:" not in message
 
 
 def test_an_oversized_cell_is_refused(tmp_path: Path) -> None:

@@ -19,7 +19,6 @@ from bot.search.retrieval import Retriever
 from bot.settings import Settings
 from bot.understand.dialogue import CitationIndex
 from glossary import Glossary, GlossaryError, load_glossary
-from glossary.formats import ReadOptions
 from glossary.report import check, render
 from glossary.yamlio import PARSED_DIR
 from index import bulk
@@ -58,7 +57,7 @@ def read_glossary(settings: Settings) -> Glossary:
         settings.max_glossary_mb,
         settings.max_glossary_entries,
         parse_cache=settings.cache_dir / PARSED_DIR,
-        options=read_options(settings),
+        options=settings.read_options,
     )
     return glossary if settings.project_extras else glossary.without_project_extras()
 
@@ -68,18 +67,8 @@ def glossary_report(settings: Settings, error: GlossaryError) -> str:
     glossary, or when the check finds nothing more)."""
     if not settings.glossary_paths:
         return str(error)
-    reports = check(settings.glossary_paths, read_options(settings))
+    reports = check(settings.glossary_paths, settings.read_options)
     return render(reports) if any(r.problems for r in reports) else str(error)
-
-
-def read_options(settings: Settings) -> ReadOptions:
-    """How users' glossary files are read: the sheet and the column overrides the settings give."""
-    return ReadOptions(
-        sheet=settings.glossary_sheet,
-        columns=settings.glossary_columns,
-        max_mb=settings.max_glossary_mb,
-        parse_cache=settings.cache_dir / PARSED_DIR,
-    )
 
 
 def ready(

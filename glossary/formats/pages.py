@@ -25,7 +25,6 @@ from glossary.formats.structured import LIST_JOIN
 from glossary.formats.text import decode
 from glossary.yamlio import YamlTooLarge, load_yaml, yaml_error_message
 
-SUFFIXES = (".md", ".markdown")
 INDEX_PAGES = ("_index", "index")
 #: Site machinery, not glossary content: left out (the report lists which ones were found).
 SITE_KEYS = {

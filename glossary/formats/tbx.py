@@ -19,7 +19,6 @@ from glossary.formats.base import ReadOptions, Record, Table, refuse
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 CONCEPTS = ("conceptEntry", "termEntry")
-TERM_HOLDERS = ("termSec", "tig", "ntig")
 KNOWN = ("en", "hi")
 
 
@@ -27,7 +26,11 @@ def read(path: Path, data: bytes, options: ReadOptions) -> Table:
     try:
         root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
-        raise refuse(path, f"refused: the TBX file declares entities or external references ({exc})") from exc
+        raise refuse(
+            path,
+            "refused: the TBX file declares XML entities (they can expand without bound or read other "
+            f"files: {type(exc).__name__}); remove the ENTITY declarations from its DOCTYPE",
+        ) from exc
     except ParseError as exc:
         line = exc.position[0] if exc.position else None
         raise refuse(path, f"invalid TBX (XML): {exc}", line) from exc
@@ -53,12 +56,11 @@ def _concept(concept: Element, languages: dict[str, str]) -> dict[str, str]:
     for lang_set in (e for e in concept if _local(e.tag) == "langSet"):
         code = (lang_set.get(XML_LANG) or lang_set.get("lang") or "").split("-")[0].lower()
         suffix = code if code in KNOWN else f"{code or 'unknown'}"
+        # termSec/term (v3), tig/term and ntig/termGrp/term (v2): every term, in document order
         terms = [
-            (t.text or "").strip()
-            for holder in lang_set.iter()
-            if _local(holder.tag) in TERM_HOLDERS
-            for t in holder
-            if _local(t.tag) == "term" and (t.text or "").strip()
+            " ".join("".join(t.itertext()).split())
+            for t in lang_set.iter()
+            if _local(t.tag) == "term" and "".join(t.itertext()).strip()
         ]
         descrips = _descrips(lang_set)
         values = {

@@ -8,8 +8,6 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
-from charset_normalizer import from_bytes
-
 from glossary.formats.base import refuse
 
 #: Leading bytes of files that are not text, whatever their extension says.
@@ -41,6 +39,8 @@ def decode(path: Path, data: bytes, kind: str) -> tuple[str, str]:
         return data.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError:
         pass
+    from charset_normalizer import from_bytes  # only for files that are not UTF-8
+
     plausible = [match.encoding for match in from_bytes(data[: SNIFF_BYTES * 4])]
     if not plausible:
         raise refuse(path, f"not {kind} text in any known encoding; save it as UTF-8 {kind}")

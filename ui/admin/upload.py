@@ -23,7 +23,6 @@ from pathlib import Path
 
 from bot.core import GlossaryBot
 from bot.reload import ReloadHistory
-from bot.search.loading import read_options
 from bot.settings import Settings
 from glossary import GlossaryError
 from glossary.files import atomic_write
@@ -114,7 +113,7 @@ class GlossaryUploads:
                 self._with(target, candidate),
                 self.settings.max_glossary_mb,
                 self.settings.max_glossary_entries,
-                options=read_options(self.settings),
+                options=self.settings.read_options,
             )
         return len(glossary)
 
