@@ -23,8 +23,6 @@ from glossary.schema import SLUG_PATTERN, GlossaryEntry
 MAX_SLUG_CHARS = 60
 _SLUG_JUNK = regex.compile(r"[^a-z0-9]+")
 _IS_SLUG = regex.compile(SLUG_PATTERN)
-#: Schema fields as the user's headers name them in messages.
-TEXT_SCHEMA_FIELDS = ("term", "definition", "usage", "example")
 
 
 @dataclass
@@ -41,12 +39,10 @@ class Problem:
 
 @dataclass
 class Built:
-    """Entries as schema dicts, what they were read from, and the problems found."""
+    """The entries a table gives, and the problems found in it."""
 
     entries: list[GlossaryEntry] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    #: field -> language -> how many entries have it ("definition": {"en": 170, "hi": 3}).
-    languages: dict[str, Counter[str]] = field(default_factory=dict)
 
 
 def build(table: Table, columns: list[Column], document: str) -> Built:
@@ -92,10 +88,6 @@ def build(table: Table, columns: list[Column], document: str) -> Built:
             )
             continue
         out.entries.append(entry)
-        for name in TEXT_SCHEMA_FIELDS:
-            for lang in ("en", "hi"):
-                if entry.text(name, lang):
-                    out.languages.setdefault(name, Counter())[lang] += 1
     return out
 
 
@@ -120,9 +112,6 @@ def _entry_data(
             )
             return None
         _put(data, column, value)
-    for key in [k for k in record.cells if k not in {c.header for c in columns}]:
-        if (record.cells[key] or "").strip():
-            data["extra"][key] = record.cells[key].strip()
     heading = data.pop("heading", None)
     term = heading or data.get("term_en") or data.get("term_hi")
     missing = [

@@ -244,3 +244,23 @@ def test_a_file_of_two_columns_loads_without_flags(tmp_path: Path) -> None:
 def test_the_delimiter_is_sniffed_past_commas_in_quoted_cells(tmp_path: Path) -> None:
     path = write_delimited(tmp_path / "x.csv", ";", "utf-8")
     assert len(load_glossary([path])) == len(ROWS)
+
+
+def test_a_tbx_v2_termbase_loads(tmp_path: Path) -> None:
+    """martif / termEntry / tig and ntig, a DOCTYPE naming its DTD (not fetched), other languages kept."""
+    path = tmp_path / "v2.tbx"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE martif SYSTEM "TBXcoreStructV02.dtd">\n'
+        '<martif type="TBX-Basic" xml:lang="en-US"><text><body><termEntry id="c1">'
+        '<descrip type="subjectField">Training</descrip>'
+        '<langSet xml:lang="en-US"><tig><term>Epoch</term></tig><tig><term>training pass</term></tig>'
+        '<descrip type="definition">One pass over the data.</descrip></langSet>'
+        '<langSet xml:lang="hi"><ntig><termGrp><term>युग</term></termGrp></ntig></langSet>'
+        '<langSet xml:lang="fr"><tig><term>Époque</term></tig></langSet>'
+        "</termEntry></body></text></martif>\n",
+        "utf-8",
+    )
+    entry = load_glossary([path]).entries[0]
+    assert (entry.id, entry.term_en, entry.term_hi, entry.aliases) == ("c1", "Epoch", "युग", ["training pass"])
+    assert entry.category is not None and entry.category.en == "Training"
+    assert entry.extra == {"term_fr": "Époque"}

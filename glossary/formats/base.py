@@ -80,13 +80,3 @@ class Structured:
 def refuse(path: Path, problem: str, line: int | None = None) -> GlossaryError:
     """A one-line refusal of the whole file (hostile, binary, unreadable)."""
     return GlossaryError(path, problem, line=line)
-
-
-def cell_problem(value: str, header: str) -> str | None:
-    """Why a cell cannot be used, or None."""
-    if len(value) > MAX_CELL_CHARS:
-        return (
-            f"cell of {len(value):,} characters in column '{header}'; the limit is {MAX_CELL_CHARS:,}: "
-            "shorten the text or split it"
-        )
-    return None
