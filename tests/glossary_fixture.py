@@ -16,6 +16,8 @@ from xml.sax.saxutils import escape
 
 import yaml
 
+from glossary.loader import Source, expand
+
 HEADER = ("Term", "Definition", "Hindi term", "Hindi definition", "Category", "When to use", "Synonyms")
 
 
@@ -240,3 +242,9 @@ def write_all(folder: Path) -> dict[str, Path]:
         written[name] = writer(folder / name)
     written["pages"] = write_pages(folder / "pages")
     return written
+
+
+def source_of(folder: Path) -> Source:
+    """What the loader reads a folder as (its pages as one ``PageFolder``)."""
+    (source,) = expand([folder])
+    return source

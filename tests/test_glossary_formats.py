@@ -15,7 +15,7 @@ from glossary.columns import map_columns, parse_overrides, script_language
 from glossary.formats import ReadOptions
 from glossary.loader import read_source
 from glossary.tables import slug
-from tests.glossary_fixture import ROWS, write_all, write_delimited
+from tests.glossary_fixture import ROWS, source_of, write_all, write_delimited
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +93,16 @@ def test_sources_name_the_row_sheet_row_and_page(written: dict[str, Path]) -> No
     assert (first.document, first.line) == ("page-00.md", 2)
     assert pages.documents[0].title == "Fixture glossary"
     assert pages.documents[0].description == "Ten terms"
+
+
+def test_a_page_without_front_matter_is_not_an_entry(tmp_path: Path) -> None:
+    folder = tmp_path / "glossary"
+    folder.mkdir()
+    (folder / "README.md").write_text("# How we keep this glossary\n\nOne page per term.\n", "utf-8")
+    (folder / "epoch.md").write_text("---\ntitle: Epoch\n---\nOne full pass over the data.\n", "utf-8")
+    document, report = read_source(source_of(folder), ReadOptions())
+    assert document is not None and [e.term for e in document.entries] == ["Epoch"]
+    assert report.notes == ["pages without front matter, not glossary entries, left out: README.md"]
 
 
 def test_a_sheet_is_chosen_by_name(tmp_path: Path) -> None:

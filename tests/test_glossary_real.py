@@ -15,6 +15,7 @@ from glossary import load_glossary
 from glossary.formats import ReadOptions
 from glossary.loader import read_source
 from tests.conftest import SHARED
+from tests.glossary_fixture import source_of
 
 HELDOUT = SHARED / "eval" / "heldout-glossaries"
 ML_CSV = HELDOUT / "mlglossary-en" / "glossary.csv"
@@ -60,7 +61,7 @@ def test_the_kubernetes_hindi_pages_load_as_a_folder(tmp_path: Path) -> None:
     hindi = [p for p in pages if "/content/hi/" in f"/{p['path']}"]
     for page in hindi:
         (folder / Path(page["path"]).name).write_text(page["text"], "utf-8")
-    document, report = read_source(load_source(folder), ReadOptions())
+    document, report = read_source(source_of(folder), ReadOptions())
     assert report.problems == [], report.problems
     assert document is not None and report.entries == len(hindi) == 140
     assert not any("{{" in (e.definition_hi or e.definition_en or "") for e in document.entries)
@@ -70,10 +71,3 @@ def test_the_kubernetes_hindi_pages_load_as_a_folder(tmp_path: Path) -> None:
     assert addons.source.document == "addons.md"
     assert any(note.startswith("short_description: a summary") for note in report.notes)
     assert addons.source.reference == "/docs/concepts/cluster-administration/addons/"
-
-
-def load_source(folder: Path):
-    from glossary.loader import expand
-
-    (source,) = expand([folder])
-    return source

@@ -3,7 +3,8 @@ one page is one entry. ``title`` is the term, the body the definition, ``aka`` /
 aliases, the first of ``tags`` the category; other front-matter keys go through the same header
 meanings as a spreadsheet's columns. Markup and Hugo / Jekyll shortcodes are reduced to their text
 (a tooltip shortcode to its ``text``). ``_index.md`` / ``index.md`` give the glossary's title and
-description instead of an entry.
+description instead of an entry; a page without front matter (a README beside the pages) is
+left out, and the report says so.
 
 Front matter is parsed by python-frontmatter with the glossary's own YAML loader, so duplicate keys
 and alias bombs are refused there as in any glossary file.
@@ -63,8 +64,12 @@ def read_folder(folder: Path, pages: Iterable[Path], options: ReadOptions) -> Ta
     table = Table("Markdown pages", [], [], "page", {"folder": folder.name})
     site_keys: set[str] = set()
     summaries: set[str] = set()
+    plain: list[str] = []
     for path in pages:
         meta, body = _page(path)
+        if not meta:  # a README or notes beside the glossary, not one of its pages
+            plain.append(path.name)
+            continue
         if path.stem in INDEX_PAGES:
             table.title = _one_line(meta.get("title"))
             table.description = _one_line(meta.get("description"))
@@ -76,6 +81,8 @@ def read_folder(folder: Path, pages: Iterable[Path], options: ReadOptions) -> Ta
         table.records.append(Record(_title_line(path), cells, page=path.relative_to(folder).as_posix()))
         table.header.extend(h for h in cells if h not in table.header)
     table.details["pages"] = str(len(table.records))
+    if plain:
+        table.notes.append(f"pages without front matter, not glossary entries, left out: {', '.join(plain)}")
     if site_keys:
         table.notes.append(
             f"site settings in the front matter, not glossary text, left out: {', '.join(sorted(site_keys))}"
