@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markdown import Markdown
 from typer._click.core import Context  # the Context TyperGroup.invoke is declared with
@@ -27,7 +28,7 @@ from typer.core import TyperGroup
 from bot.exitcodes import ExitCode
 from bot.inputs import json_line, scrub
 from bot.search.calibration import FEATURES
-from bot.settings import Settings
+from bot.settings import Settings, setting_errors
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,16 @@ def main(
             "the glossary as a user's file would be).",
         ),
     ] = True,
+    columns: Annotated[
+        str | None,
+        typer.Option(
+            help="Which header holds which field where the header synonyms do not tell, e.g. "
+            "term=Word,definition=Meaning (setting glossary_columns)."
+        ),
+    ] = None,
+    sheet: Annotated[
+        str | None, typer.Option(help="The sheet of XLSX / XLS / ODS glossaries (default the first).")
+    ] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log to stderr.")] = False,
 ) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr)
@@ -87,11 +98,13 @@ def main(
         "encoder_model": model,
         "cache_dir": cache_dir,
         "project_extras": None if extras else False,
+        "glossary_columns": columns,
+        "glossary_sheet": sheet,
     }
     try:
         _state["settings"] = Settings(**{k: v for k, v in overrides.items() if v is not None})
-    except ValueError as exc:
-        _fail(f"invalid option: {exc}", ExitCode.USAGE)
+    except ValidationError as exc:
+        _fail(f"invalid option or setting: {setting_errors(exc)}", ExitCode.USAGE)
 
 
 def _fail(message: str, code: ExitCode) -> NoReturn:
@@ -245,6 +258,44 @@ def _stdin_lines() -> Iterator[str]:
     """One query per line of stdin, read as UTF-8 whatever the locale (bad bytes become U+FFFD)."""
     for line in io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"):
         yield line.rstrip("\n")
+
+
+@app.command()
+def check(
+    files: Annotated[list[Path], typer.Argument(help="Glossary files or folders to check.")],
+) -> None:
+    """How each glossary file is read (format, encoding, delimiter, sheet, which column is which field,
+    languages, entries) and every problem, with its line or row and column. Exit 0 or 3."""
+    from glossary.report import check as check_files
+    from glossary.report import render
+
+    reports = check_files(files, _state["settings"].read_options)
+    typer.echo(render(reports))
+    if any(r.problems for r in reports):
+        raise typer.Exit(ExitCode.LOAD)
+
+
+@app.command()
+def template(
+    kind: Annotated[str, typer.Option("--format", help="csv | xlsx | yaml")] = "csv",
+    output: Annotated[
+        Path | None, typer.Option(help="Where to write it (default glossary-template.<format>).")
+    ] = None,
+) -> None:
+    """Write a starter glossary with one filled example row; only a term and a definition are required."""
+    from glossary import template as starter
+    from glossary.files import atomic_write
+
+    if kind not in starter.FORMATS:
+        _fail(f"--format {kind!r}: use one of {', '.join(starter.FORMATS)}", ExitCode.USAGE)
+    target = output or Path(f"glossary-template.{kind}")
+    if target.exists():
+        _fail(f"{target} exists; remove it or give --output another name", ExitCode.USAGE)
+    try:
+        atomic_write(target, starter.render(kind), mode=0o644)
+    except OSError as exc:
+        _fail(f"cannot write {target}: {exc.strerror or exc}", ExitCode.INPUT)
+    typer.echo(f"wrote {target}", err=True)
 
 
 @app.command()

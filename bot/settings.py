@@ -7,13 +7,18 @@ arguments; only the bot, app and CLI read this model.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from glossary.columns import ColumnError, parse_overrides
+from glossary.formats import ReadOptions
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
+from glossary.yamlio import PARSED_DIR
 from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
 from index.embeddings import cores
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
@@ -74,9 +79,20 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore")
 
-    glossary_paths: list[Path] = Field(
+    glossary_paths: Annotated[list[Path], NoDecode] = Field(
         default_factory=list,
-        description="Glossary files or folders (YAML, JSON, CSV). Empty: the bundled glossary.",
+        description="Glossary files or folders (CSV, TSV, XLSX, XLS, ODS, TBX, JSON, JSONL, YAML, or a "
+        "folder of Markdown pages): one path, several separated by the OS path separator (: or ;) or "
+        'commas, or a JSON list (["a.csv", "b.xlsx"]). Empty: the bundled glossary.',
+    )
+    glossary_columns: Annotated[dict[str, str], NoDecode] = Field(
+        default_factory=dict,
+        description="Which header holds which field where the header synonyms do not tell, e.g. "
+        "term=Word,definition=Meaning (or a JSON object); fields: term, definition, usage, example, notes, "
+        "category (each also with _en / _hi), aliases, related, id, source.",
+    )
+    glossary_sheet: str | None = Field(
+        default=None, description="The sheet of XLSX / XLS / ODS glossaries to read; unset: the first."
     )
     cache_dir: Path = Field(
         default_factory=_default_cache_dir,
@@ -311,6 +327,41 @@ class Settings(BaseSettings):
         '["\'self\'", "https://help.example.com"]; default the app itself (and huggingface.co on a Space).',
     )
 
+    @field_validator("glossary_paths", mode="before")
+    @classmethod
+    def _paths_as_typed(cls, value: Any) -> Any:
+        """A path as people type it: one, several (os.pathsep or commas), or a JSON list."""
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                return json.loads(text)
+            except ValueError as exc:
+                raise ValueError(
+                    f"not a JSON list of paths ({exc}); or give paths separated by commas"
+                ) from None
+        parts = [p.strip() for chunk in text.split(os.pathsep) for p in chunk.split(",")]
+        return [p for p in parts if p]
+
+    @field_validator("glossary_columns", mode="before")
+    @classmethod
+    def _columns_as_typed(cls, value: Any) -> Any:
+        """``term=Word,definition=Meaning`` or a JSON object."""
+        if not isinstance(value, str):
+            return value
+        if value.strip().startswith("{"):
+            try:
+                return json.loads(value)
+            except ValueError as exc:
+                raise ValueError(
+                    f"not a JSON object ({exc}); or write term=Word,definition=Meaning"
+                ) from None
+        try:
+            return parse_overrides(value)
+        except ColumnError as exc:
+            raise ValueError(str(exc)) from None
+
     @field_validator("admin_password_hash")
     @classmethod
     def _an_argon2_hash(cls, value: SecretStr | None) -> SecretStr | None:
@@ -322,6 +373,24 @@ class Settings(BaseSettings):
         return value
 
     @property
+    def read_options(self) -> ReadOptions:
+        """How users' glossary files are read: the sheet, the column overrides and the size limit."""
+        return ReadOptions(
+            sheet=self.glossary_sheet,
+            columns=self.glossary_columns,
+            max_mb=self.max_glossary_mb,
+            parse_cache=self.cache_dir / PARSED_DIR,
+        )
+
+    @property
     def database(self) -> str:
         """The store's SQLAlchemy URL: ``database_url``, or the SQLite file in the cache folder."""
         return self.database_url or f"sqlite:///{self.cache_dir / DEFAULT_DATABASE}"
+
+
+def setting_errors(exc: ValidationError) -> str:
+    """Pydantic's report (a title, then lines per field and a link) as one line naming each variable."""
+    return "; ".join(
+        f"{ENV_PREFIX}{'_'.join(str(part) for part in error['loc']).upper()}: {error['msg']}"
+        for error in exc.errors(include_url=False)
+    )

@@ -1,72 +1,98 @@
-"""Load the bundled glossary and/or user glossary files (YAML, JSON, CSV) into a ``Glossary``.
+"""Load the bundled glossary and/or user glossary files into a ``Glossary``.
 
-All files are read and validated before anything is returned, so a bad user file
-can never leave the bot with a half-loaded glossary; every problem is reported as
-a ``GlossaryError`` naming the file, record and field to fix. Files above a size
-limit and glossaries above an entry limit are refused before they can tie up the
-machine (every entry is embedded some thirty times when the index is built).
+A user's glossary comes as they have it: CSV / TSV, XLSX / XLS / ODS, TBX, JSON / JSONL, YAML, or
+a folder of Markdown pages (``glossary.formats``), with any headers (``glossary.columns``); only a
+term and a definition, in either language, are required. YAML and JSON in the full schema (how the
+bundled glossary is written) are validated as they are.
+
+All files are read and validated before anything is returned, so a bad user file can never leave
+the bot with a half-loaded glossary; the problems of a file are reported together (``GlossaryError``
+naming file, line or row and column). Files above a size limit and glossaries above an entry limit
+are refused before they can tie up the machine (every entry is embedded some thirty times when the
+index is built). ``read_source`` gives the same reading as a report, for ``glossary-bot check``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from glossary.columns import Column, map_columns
 from glossary.errors import GlossaryError, from_validation_error
-from glossary.schema import GlossaryDocument
-from glossary.store import Glossary
-from glossary.validation import check_glossary
-from glossary.yamlio import (
-    DEFAULT_MAX_MB,
-    YamlTooLarge,
-    load_yaml_cached,
-    yaml_error_line,
-    yaml_error_message,
+from glossary.formats import (
+    PAGE_SUFFIXES,
+    SUPPORTED_SUFFIXES,
+    UNSUPPORTED,
+    ReadOptions,
+    Structured,
+    Table,
+    read,
+    read_folder,
 )
+from glossary.schema import GlossaryDocument, GlossaryEntry
+from glossary.store import Glossary
+from glossary.tables import Built, Problem, build
+from glossary.validation import check_glossary
+from glossary.yamlio import DEFAULT_MAX_MB
 
 DATA_DIR = Path(__file__).resolve().with_name("data")
 #: Default limits (the bot's Settings can change them): a file's size in MB, and all files' entries.
 MAX_FILE_MB = DEFAULT_MAX_MB
 MAX_ENTRIES = 5000
-SUPPORTED_SUFFIXES = (".yaml", ".yml", ".json", ".csv")
-CSV_REQUIRED = (
-    "id",
-    "term",
-    "term_en",
-    "term_hi",
-    "category_hi",
-    "category_en",
-    "definition_hi",
-    "definition_en",
-)
-CSV_OPTIONAL = (
-    "aliases",
-    "usage_hi",
-    "example_hi",
-    "notes_hi",
-    "usage_en",
-    "example_en",
-    "notes_en",
-    "paraphrases",
-    "related",
-    "source_document",
-    "source_line",
-)
-# List cells hold items separated by '|'; notes_en[i] translates notes_hi[i].
-CSV_LIST_COLUMNS = ("aliases", "notes_hi", "notes_en", "paraphrases", "related")
-CSV_FIELD_NAMES = {
-    "category.hi": "category_hi",
-    "category.en": "category_en",
-    "source.document": "source_document",
-    "source.line": "source_line",
-}
+#: Problems one error message lists; the rest are counted.
+MAX_PROBLEMS_SHOWN = 20
+MB = 1024 * 1024
+#: Where a table's "see also" names that are not entries of the glossary are kept.
+RELATED_ELSEWHERE = "related"
+
+
+@dataclass(frozen=True)
+class PageFolder:
+    """A folder's Markdown pages, read as one glossary."""
+
+    folder: Path
+    pages: tuple[Path, ...]
+
+
+Source = Path | PageFolder
+
+
+@dataclass
+class FileReport:
+    """What reading one file (or folder of pages) found: what ``glossary-bot check`` prints."""
+
+    path: Path
+    format: str = "unknown"
+    details: dict[str, str] = field(default_factory=dict)
+    columns: list[Column] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    languages: dict[str, Counter[str]] = field(default_factory=dict)
+    entries: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+
+class GlossaryProblems(GlossaryError):
+    """Several problems in one file: all of them listed (up to MAX_PROBLEMS_SHOWN), then a count."""
+
+    def __init__(self, path: Path, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        first = self.problems[0]
+        if len(self.problems) == 1:
+            super().__init__(path, str(first))
+            self.field = first.column
+            return
+        shown = "\n".join(f"  - {p}" for p in self.problems[:MAX_PROBLEMS_SHOWN])
+        more = len(self.problems) - MAX_PROBLEMS_SHOWN
+        super().__init__(
+            path,
+            f"{len(self.problems)} problems; fix them and load again:\n{shown}"
+            + (f"\n  ... and {more} more" if more > 0 else ""),
+        )
+        self.field = first.column
 
 
 def load_glossary(
@@ -74,180 +100,172 @@ def load_glossary(
     max_file_mb: float = MAX_FILE_MB,
     max_entries: int = MAX_ENTRIES,
     parse_cache: Path | None = None,
+    options: ReadOptions | None = None,
 ) -> Glossary:
-    """Load glossary files (or directories of them); ``None`` loads the bundled ``glossary/data``.
+    """Load glossary files (or folders of them); ``None`` loads the bundled ``glossary/data``.
 
     ``parse_cache``: a folder where parsed YAML is kept between runs (``yamlio.load_yaml_cached``).
+    ``options``: sheet and column overrides for users' files.
     """
-    files = _expand([DATA_DIR] if paths is None else [Path(p) for p in paths])
-    sources: list[tuple[Path, GlossaryDocument]] = []
+    options = _options(options, max_file_mb, parse_cache)
+    sources = expand([DATA_DIR] if paths is None else [Path(p) for p in paths])
+    documents: list[tuple[Path, GlossaryDocument]] = []
+    tabular: set[Path] = set()
     count = 0
-    for path in files:
-        document = load_document(path, max_file_mb, parse_cache)
+    for source in sources:
+        document, report = read_source(source, options)
+        if report.problems or document is None:
+            raise GlossaryProblems(_path(source), report.problems)
         count += len(document.entries)
         if count > max_entries:
             raise GlossaryError(
-                path,
+                _path(source),
                 f"too many entries: the glossary reaches {count} entries here; the limit is {max_entries} "
                 "(setting max_glossary_entries)",
             )
-        sources.append((path, document))
+        documents.append((_path(source), document))
+        if report.columns:
+            tabular.add(_path(source))
     if count == 0:
-        raise GlossaryError(files[0], "no entries: a glossary needs at least one entry")
-    check_glossary(sources)
-    return Glossary([document for _, document in sources])
+        raise GlossaryError(_path(sources[0]), "no entries: a glossary needs at least one entry")
+    documents = _settle_related(documents, tabular)
+    check_glossary(documents)
+    return Glossary([document for _, document in documents])
 
 
-def load_document(
-    path: Path, max_file_mb: float = MAX_FILE_MB, parse_cache: Path | None = None
-) -> GlossaryDocument:
-    """Parse and validate one file on its own (cross-file checks happen in ``load_glossary``)."""
-    text = _decode(path, max_file_mb)
-    entry_lines: list[int] | None = None
-    if path.suffix.lower() == ".csv":
-        raw, entry_lines = _read_csv(path, text)
-    elif path.suffix.lower() == ".json":
-        raw = _read_json(path, text)
+def read_source(source: Source, options: ReadOptions) -> tuple[GlossaryDocument | None, FileReport]:
+    """Read one file or folder of pages: its document (None when it has problems) and the report.
+    A file that cannot be read at all raises ``GlossaryError`` (one line)."""
+    path = _path(source)
+    report = FileReport(path)
+    if isinstance(source, PageFolder):
+        _check_size(path, sum(p.stat().st_size for p in source.pages), options.max_mb)
+        read_as: Table | Structured = read_folder(source.folder, source.pages, options)
     else:
-        raw = _read_yaml(path, text, parse_cache, max_file_mb)
+        read_as = read(path, _read_bytes(path, options.max_mb), options)
+    report.format, report.details = read_as.format, dict(read_as.details)
+    document: GlossaryDocument | None
+    if isinstance(read_as, Structured):
+        document = _structured(path, read_as)
+    else:
+        document = _tabular(path, read_as, options, report)
+    if document is not None:
+        report.entries = len(document.entries)
+        report.languages = _languages(document.entries)
+    return (None if report.problems else document), report
+
+
+def expand(paths: Sequence[Path]) -> list[Source]:
+    """Files as given; a folder's glossary files in name order, then its Markdown pages as one."""
+    sources: list[Source] = []
+    for path in paths:
+        if path.is_dir():
+            children = sorted(c for c in path.iterdir() if c.is_file() and not c.name.startswith("."))
+            files = [c for c in children if c.suffix.lower() in SUPPORTED_SUFFIXES]
+            # the folder's own pages, not its subfolders': what the reload watcher looks at too
+            pages = tuple(c for c in children if c.suffix.lower() in PAGE_SUFFIXES)
+            if not files and not pages:
+                raise GlossaryError(
+                    path,
+                    f"directory has no glossary files ({', '.join(SUPPORTED_SUFFIXES)}) or Markdown pages",
+                )
+            sources.extend(files)
+            if pages:
+                sources.append(PageFolder(path, pages))
+        elif not path.is_file():
+            raise GlossaryError(path, "no such file or directory")
+        elif path.suffix.lower() in PAGE_SUFFIXES:
+            sources.append(PageFolder(path.parent, (path,)))
+        elif path.suffix.lower() not in SUPPORTED_SUFFIXES:
+            raise GlossaryError(path, UNSUPPORTED)
+        else:
+            sources.append(path)
+    return sources
+
+
+def _tabular(path: Path, table: Table, options: ReadOptions, report: FileReport) -> GlossaryDocument | None:
+    """Entries from a table read by header meaning (``glossary.columns``, ``glossary.tables``)."""
+    report.columns = map_columns(table.header, options.columns, table.languages)
+    report.notes = list(table.notes)
+    built = build(table, report.columns, path.name) if table.header else Built()
+    report.problems.extend(built.problems)
+    report.languages = _languages(built.entries)  # of the good rows too, when others have problems
+    if not report.problems and not table.records:
+        report.problems.append(Problem("file", None, "no entries: a glossary needs at least one entry"))
+    if report.problems:
+        return None
+    return GlossaryDocument(
+        document=path.name, entries=built.entries, title=table.title, description=table.description
+    )
+
+
+def _settle_related(
+    documents: list[tuple[Path, GlossaryDocument]], tabular: set[Path]
+) -> list[tuple[Path, GlossaryDocument]]:
+    """A "see also" cell of a user's table may name things the glossary does not have: those names
+    are kept as text (``extra``, under "related") instead of refusing the file. Files in the full
+    schema keep the strict check (a related id there must exist)."""
+    known = {e.id for _, d in documents for e in d.entries}
+    settled = []
+    for path, document in documents:
+        if path in tabular and any(r not in known for e in document.entries for r in e.related):
+            document = document.model_copy(
+                update={"entries": [_keep_unknown(e, known) for e in document.entries]}
+            )
+        settled.append((path, document))
+    return settled
+
+
+def _keep_unknown(entry: GlossaryEntry, known: set[str]) -> GlossaryEntry:
+    unknown = [r for r in entry.related if r not in known]
+    if not unknown:
+        return entry
+    extra = {**entry.extra, RELATED_ELSEWHERE: " | ".join(unknown)}
+    return entry.model_copy(update={"related": [r for r in entry.related if r in known], "extra": extra})
+
+
+def _structured(path: Path, found: Structured) -> GlossaryDocument:
+    raw = found.data
     if isinstance(raw, list):
-        raw = {"document": path.name, "title_hi": path.stem, "entries": raw}
-    if not isinstance(raw, dict):
-        raise GlossaryError(
-            path, f"expected a glossary document (mapping) or a list of entries, got {type(raw).__name__}"
-        )
+        raw = {"document": path.name, "entries": raw}
     try:
         return GlossaryDocument.model_validate(raw)
     except ValidationError as exc:
-        raise from_validation_error(
-            path, exc, raw, entry_lines, CSV_FIELD_NAMES if entry_lines else None
-        ) from exc
+        raise from_validation_error(path, exc, raw, found.entry_lines) from exc
 
 
-def _expand(paths: Sequence[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found = sorted(
-                child
-                for child in path.iterdir()
-                if child.is_file()
-                and child.suffix.lower() in SUPPORTED_SUFFIXES
-                and not child.name.startswith(".")
-            )
-            if not found:
-                raise GlossaryError(
-                    path, f"directory has no glossary files ({', '.join(SUPPORTED_SUFFIXES)})"
-                )
-            files.extend(found)
-        elif not path.is_file():
-            raise GlossaryError(path, "no such file or directory")
-        elif path.suffix.lower() not in SUPPORTED_SUFFIXES:
-            raise GlossaryError(path, f"unsupported file type; use one of {', '.join(SUPPORTED_SUFFIXES)}")
-        else:
-            files.append(path)
-    return files
+def _languages(entries: Sequence[GlossaryEntry]) -> dict[str, Counter[str]]:
+    """field -> language -> how many entries have it ("definition": {"en": 170, "hi": 3})."""
+    found: dict[str, Counter[str]] = {}
+    for entry in entries:
+        for name in ("term", "definition", "usage", "example"):
+            for lang in ("en", "hi"):
+                if entry.text(name, lang):
+                    found.setdefault(name, Counter())[lang] += 1
+    return found
 
 
-def _decode(path: Path, max_file_mb: float) -> str:
+def _options(options: ReadOptions | None, max_mb: float, parse_cache: Path | None) -> ReadOptions:
+    base = options or ReadOptions()
+    return ReadOptions(base.sheet, base.columns, max_mb, parse_cache)
+
+
+def _path(source: Source) -> Path:
+    return source.folder if isinstance(source, PageFolder) else source
+
+
+def _check_size(path: Path, size: int, max_mb: float) -> None:
+    if size > max_mb * MB:
+        raise GlossaryError(
+            path,
+            f"file too large: {size / MB:.1f} MB; the limit is {max_mb:g} MB "
+            "(setting max_glossary_mb); split it or raise the limit",
+        )
+
+
+def _read_bytes(path: Path, max_mb: float) -> bytes:
     try:
-        size = path.stat().st_size
-        if size > max_file_mb * 1024 * 1024:
-            raise GlossaryError(
-                path,
-                f"file too large: {size / 1024 / 1024:.1f} MB; the limit is {max_file_mb:g} MB "
-                "(setting max_glossary_mb); split it or raise the limit",
-            )
-        data = path.read_bytes()
+        _check_size(path, path.stat().st_size, max_mb)
+        return path.read_bytes()
     except OSError as exc:
         raise GlossaryError(path, f"cannot read file: {exc.strerror or exc}") from exc
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise GlossaryError(
-            path, f"not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8", line=line
-        ) from exc
-
-
-def _read_yaml(path: Path, text: str, parse_cache: Path | None, max_mb: float) -> Any:
-    try:
-        return load_yaml_cached(text, parse_cache, max_mb)
-    except YamlTooLarge as exc:
-        raise GlossaryError(path, str(exc)) from exc
-    except yaml.YAMLError as exc:
-        problem = f"invalid YAML: {yaml_error_message(exc)}"
-        raise GlossaryError(path, problem, line=yaml_error_line(exc)) from exc
-
-
-def _read_json(path: Path, text: str) -> Any:
-    def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [key for key, _ in pairs]
-        duplicates = sorted({key for key in keys if keys.count(key) > 1})
-        if duplicates:
-            raise GlossaryError(path, f"invalid JSON: duplicate key(s) {duplicates}")
-        return dict(pairs)
-
-    try:
-        return json.loads(text, object_pairs_hook=reject_duplicates)
-    except json.JSONDecodeError as exc:
-        raise GlossaryError(path, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from exc
-    except RecursionError as exc:
-        raise GlossaryError(path, "invalid JSON: nested too deeply") from exc
-
-
-def _read_csv(path: Path, text: str) -> tuple[dict[str, Any], list[int]]:
-    """One entry per row; returns the document dict and each entry's 1-based starting line."""
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    rows: list[tuple[int, list[str]]] = []
-    start = 1
-    try:
-        for row in reader:
-            if any(cell.strip() for cell in row):
-                rows.append((start, row))
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        raise GlossaryError(path, f"invalid CSV: {exc}", line=reader.line_num) from exc
-    if not rows:
-        raise GlossaryError(path, "empty CSV file; expected a header row")
-    header = [name.strip() for name in rows[0][1]]
-    _check_header(path, header, line=rows[0][0])
-    entries = []
-    for line, row in rows[1:]:
-        if len(row) != len(header):
-            raise GlossaryError(path, f"row has {len(row)} cells, the header has {len(header)}", line=line)
-        entries.append(_csv_entry(path, dict(zip(header, row, strict=True)), line))
-    return {"document": path.name, "title_hi": path.stem, "entries": entries}, [line for line, _ in rows[1:]]
-
-
-def _check_header(path: Path, header: list[str], line: int) -> None:
-    unknown = [name for name in header if name not in CSV_REQUIRED + CSV_OPTIONAL]
-    missing = [name for name in CSV_REQUIRED if name not in header]
-    duplicated = sorted({name for name in header if header.count(name) > 1})
-    if unknown or missing or duplicated:
-        problems = [
-            f"{label}: {', '.join(names)}"
-            for label, names in (
-                ("unknown columns", unknown),
-                ("missing columns", missing),
-                ("repeated columns", duplicated),
-            )
-            if names
-        ]
-        raise GlossaryError(path, "bad CSV header; " + "; ".join(problems), line=line)
-
-
-def _csv_entry(path: Path, cells: dict[str, str], line: int) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        name: cells[name] for name in CSV_REQUIRED if name not in ("category_hi", "category_en")
-    }
-    entry["category"] = {"hi": cells["category_hi"], "en": cells["category_en"]}
-    for name in CSV_LIST_COLUMNS:
-        entry[name] = [item.strip() for item in cells.get(name, "").split("|") if item.strip()]
-    for name in ("usage_hi", "example_hi", "usage_en", "example_en"):
-        entry[name] = cells.get(name) or None
-    entry["source"] = {
-        "document": cells.get("source_document") or path.name,
-        "line": cells.get("source_line") or line,
-    }
-    return entry

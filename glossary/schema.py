@@ -1,15 +1,22 @@
 """Pydantic models for the glossary.
 
-The Hindi fields are imported verbatim from the source documents and are the
-source of truth; everything the project writes itself (English definitions,
-aliases, names missing from the source, FAQ questions, English translations of
-the usage/example/caution lines and FAQ answers) is listed per record in
-``written_by_project`` so a reader can always tell the two apart.
+An entry needs a term and a definition, in English or Hindi or both; everything else is
+optional. Each text sits in the field of the language it is written in (``_en`` / ``_hi``), so
+nothing pretends a text is in a language it is not.
 
-English translations are optional (user glossaries may be Hindi-only), but when
-one is given it must line up with the Hindi it translates: ``usage_en`` needs
-``usage_hi``, ``example_en`` needs ``example_hi`` and a non-empty ``notes_en``
-has exactly one item per ``notes_hi`` item, in the same order.
+In the bundled glossary the Hindi fields are imported verbatim from the source documents;
+everything the project writes itself (English definitions, aliases, names missing from the
+source, FAQ questions, English translations of the usage/example/caution lines and FAQ answers)
+is listed per record in ``written_by_project`` so a reader can always tell the two apart. A
+user's file lists nothing there unless it says so: its texts are its own.
+
+A translation the project wrote must line up with the Hindi it translates: when
+``written_by_project`` names ``usage_en`` it needs ``usage_hi``, ``example_en`` needs
+``example_hi``, and ``notes_en`` has exactly one item per ``notes_hi`` item, in the same order.
+A team's own English lines need no Hindi counterpart.
+
+Fields added for users' files (``extra``, a document's ``title`` / ``description``, a source's
+``url``) are left out of dumps while empty, so the bundled glossary dumps, and hashes, as before.
 
 ``paraphrases`` are project-written plain-language descriptions of the concept (English,
 Hindi and Hinglish) that deliberately avoid the term's name; they exist for retrieval, so a
@@ -18,7 +25,9 @@ question that describes a concept without naming it still finds the entry.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 
@@ -27,11 +36,27 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
 
 
-class Category(_Strict):
-    """A category name in both languages."""
+def _empty(value: Any) -> bool:
+    """Fields added for users' files are not dumped while empty (``exclude_if``)."""
+    return not value
 
-    hi: str = Field(min_length=1)
-    en: str = Field(min_length=1)
+
+class Category(_Strict):
+    """A category name in Hindi, English or both."""
+
+    hi: str | None = Field(default=None, min_length=1)
+    en: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _named(self) -> Category:
+        if self.hi is None and self.en is None:
+            raise ValueError("a category needs a name in Hindi (hi) or English (en)")
+        return self
+
+    def name(self, lang: str) -> str:
+        """The name in ``lang`` ("en" or "hi"), else the one it has."""
+        preferred, fallback = (self.en, self.hi) if lang == "en" else (self.hi, self.en)
+        return preferred or fallback or ""
 
 
 class Source(_Strict):
@@ -39,6 +64,9 @@ class Source(_Strict):
 
     document: str = Field(min_length=1)
     line: int = Field(ge=1)
+    reference: str | None = Field(
+        default=None, min_length=1, exclude_if=_empty, description="a web address or citation the file gives"
+    )
 
     def cite(self) -> str:
         return f"{self.document}:{self.line}"
@@ -49,17 +77,17 @@ class GlossaryEntry(_Strict):
 
     id: str = Field(pattern=SLUG_PATTERN, description="stable slug, unique across all files")
     term: str = Field(min_length=1, description="heading exactly as written in the source")
-    term_en: str = Field(min_length=1)
-    term_hi: str = Field(min_length=1)
+    term_en: str | None = Field(default=None, min_length=1)
+    term_hi: str | None = Field(default=None, min_length=1)
     aliases: list[str] = Field(
         default_factory=list, description="acronyms, transliterations, romanized forms"
     )
-    category: Category
-    definition_hi: str = Field(min_length=1)
+    category: Category | None = None
+    definition_hi: str | None = Field(default=None, min_length=1)
     usage_hi: str | None = None
     example_hi: str | None = None
     notes_hi: list[str] = Field(default_factory=list, description="extra caution lines")
-    definition_en: str = Field(min_length=1, description="the project's English translation")
+    definition_en: str | None = Field(default=None, min_length=1)
     usage_en: str | None = Field(default=None, min_length=1, description="English translation of usage_hi")
     example_en: str | None = Field(
         default=None, min_length=1, description="English translation of example_hi"
@@ -77,8 +105,13 @@ class GlossaryEntry(_Strict):
     related: list[str] = Field(default_factory=list, description="ids of related entries")
     source: Source
     written_by_project: list[str] = Field(
-        default_factory=lambda: ["definition_en"],
-        description="names of fields written by the project rather than imported",
+        default_factory=list,
+        description="names of fields written by the project rather than imported (none in a user's file)",
+    )
+    extra: dict[str, str] = Field(
+        default_factory=dict,
+        exclude_if=_empty,
+        description="columns no field took, under their own headers (shown on the card as they are)",
     )
 
     @field_validator("aliases", "notes_hi", "notes_en", "paraphrases", "related")
@@ -88,25 +121,48 @@ class GlossaryEntry(_Strict):
             raise ValueError("list items must not be blank")
         return items
 
-    @field_validator("usage_en", "example_en")
-    @classmethod
-    def _translation_has_source(cls, value: str | None, info: ValidationInfo) -> str | None:
-        # The Hindi field is declared first, so it is in info.data unless it failed validation itself.
-        source = f"{(info.field_name or '').removesuffix('_en')}_hi"
-        if value is not None and source in info.data and info.data[source] is None:
-            raise ValueError(f"translates {source}, which is not set; add {source} or remove this field")
-        return value
+    @model_validator(mode="after")
+    def _term_and_definition(self) -> GlossaryEntry:
+        if self.term_en is None and self.term_hi is None:
+            raise ValueError("needs a term: term_en (English) or term_hi (Hindi)")
+        if self.definition_en is None and self.definition_hi is None:
+            raise ValueError("needs a definition: definition_en (English) or definition_hi (Hindi)")
+        return self
 
-    @field_validator("notes_en")
-    @classmethod
-    def _notes_line_up(cls, notes_en: list[str], info: ValidationInfo) -> list[str]:
-        notes_hi = info.data.get("notes_hi")
-        if notes_en and notes_hi is not None and len(notes_en) != len(notes_hi):
+    @model_validator(mode="after")
+    def _translations_have_sources(self) -> GlossaryEntry:
+        """A project translation without the Hindi it translates would be an invented text."""
+        for name, hindi in (("usage_en", self.usage_hi), ("example_en", self.example_hi)):
+            if name in self.written_by_project and getattr(self, name) is not None and hindi is None:
+                source = name.replace("_en", "_hi")
+                raise ValueError(
+                    f"{name} translates {source}, which is not set; add {source} or remove {name}"
+                )
+        if (
+            "notes_en" in self.written_by_project
+            and self.notes_en
+            and len(self.notes_en) != len(self.notes_hi)
+        ):
             raise ValueError(
-                f"has {len(notes_en)} item(s) but notes_hi has {len(notes_hi)}; "
+                f"notes_en has {len(self.notes_en)} item(s) but notes_hi has {len(self.notes_hi)}; "
                 "notes_en[i] must translate notes_hi[i] (or leave notes_en empty)"
             )
-        return notes_en
+        return self
+
+    def text(self, field: str, lang: str) -> str | None:
+        """``field`` ("term", "definition", "usage", "example") in ``lang`` ("en" / "hi"), or None."""
+        value: str | None = getattr(self, f"{field}_{lang}")
+        return value
+
+    @property
+    def names(self) -> list[str]:
+        """The heading, the English and Hindi terms and the aliases, each once, in that order."""
+        return list(dict.fromkeys(n for n in (self.term, self.term_en, self.term_hi, *self.aliases) if n))
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages this entry has a definition in ("en", "hi")."""
+        return tuple(lang for lang in ("en", "hi") if self.text("definition", lang))
 
 
 class ComparisonTable(_Strict):
@@ -134,11 +190,20 @@ class FaqItem(_Strict):
 
 
 class GlossaryDocument(_Strict):
-    """Everything imported from one source document."""
+    """Everything imported from one source document (or read from one user file or folder)."""
 
     document: str
-    title_hi: str
+    title_hi: str | None = Field(default=None, description="the source document's Hindi title")
     subtitle_hi: str | None = None
+    title: str | None = Field(
+        default=None,
+        min_length=1,
+        exclude_if=_empty,
+        description="the glossary's name, as its owners write it",
+    )
+    description: str | None = Field(
+        default=None, min_length=1, exclude_if=_empty, description="one line on what the glossary covers"
+    )
     entries: list[GlossaryEntry]
     tables: list[ComparisonTable] = Field(default_factory=list)
     faq: list[FaqItem] = Field(default_factory=list)

@@ -57,8 +57,10 @@ class Glossary:
         return self._hash
 
     def title(self, document: str) -> str:
-        """The title of a loaded document (its file name when no loaded document has that name)."""
-        return next((d.title_hi for d in self._documents if d.document == document), document)
+        """The title of a loaded document (its file name when it has none, or no loaded document has
+        that name)."""
+        found = next((d for d in self._documents if d.document == document), None)
+        return (found.title or found.title_hi or document) if found else document
 
     def get(self, entry_id: str) -> GlossaryEntry:
         try:

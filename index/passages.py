@@ -15,22 +15,26 @@ from glossary import GlossaryEntry
 from index.store import Passage
 
 RECIPE = "fields-v5-kinds"
+#: The text fields, in the order their passages are made (the order is part of the recipe).
+FIELD_ORDER = (
+    ("definition", "en"),
+    ("definition", "hi"),
+    ("usage", "hi"),
+    ("example", "hi"),
+    ("usage", "en"),
+    ("example", "en"),
+)
 
 
 def entry_passages(entry: GlossaryEntry) -> list[Passage]:
-    names = " / ".join(dict.fromkeys([entry.term, entry.term_en, entry.term_hi, *entry.aliases]))
-    fields = {
-        "names": names,
-        "definition_en": f"{entry.term_en}: {entry.definition_en}",
-        "definition_hi": f"{entry.term_hi}: {entry.definition_hi}",
-    }
-    optional = {
-        "usage_hi": (entry.term_hi, entry.usage_hi),
-        "example_hi": (entry.term_hi, entry.example_hi),
-        "usage_en": (entry.term_en, entry.usage_en),
-        "example_en": (entry.term_en, entry.example_en),
-    }
-    fields.update({name: f"{term}: {text}" for name, (term, text) in optional.items() if text})
+    fields = {"names": " / ".join(entry.names)}
+    # Each text is prefixed with the term in its own language (the heading when it has none there);
+    # a field the entry does not have in a language has no passage: nothing is embedded that the
+    # glossary does not say.
+    term = {"en": entry.term_en or entry.term, "hi": entry.term_hi or entry.term}
+    for name, lang in FIELD_ORDER:
+        if text := entry.text(name, lang):
+            fields[f"{name}_{lang}"] = f"{term[lang]}: {text}"
     own = [(name, text, "field") for name, text in fields.items()]
     extra = [(f"paraphrase_{i}", text, "paraphrase") for i, text in enumerate(entry.paraphrases)]
     return [
@@ -50,7 +54,9 @@ def blob_passages(entries: list[GlossaryEntry]) -> list[Passage]:
         Passage(
             entry_id=e.id,
             field="blob",
-            text=" ".join(filter(None, [e.term, e.definition_hi, e.usage_hi, e.example_hi])),
+            text=" ".join(
+                filter(None, [e.term, e.definition_hi or e.definition_en, e.usage_hi, e.example_hi])
+            ),
         )
         for e in entries
     ]

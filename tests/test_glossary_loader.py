@@ -277,11 +277,11 @@ def load_error(paths: list[Path]) -> GlossaryError:
 def test_missing_field_names_file_entry_and_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     bad = entry("dropout")
-    del bad["definition_hi"]
+    del bad["id"]
     write_yaml(tmp_path / "x.yaml", document(entry("alpha"), bad))
     error = load_error([Path("x.yaml")])
-    assert (error.file, error.entry, error.field) == (Path("x.yaml"), "dropout", "definition_hi")
-    assert str(error) == "x.yaml: entry 'dropout': field 'definition_hi': Field required"
+    assert (error.file, error.entry, error.field) == (Path("x.yaml"), 1, "id")
+    assert str(error) == "x.yaml: entry at index 1: field 'id': Field required"
 
 
 def test_invalid_entry_without_id_is_named_by_index(tmp_path: Path) -> None:
@@ -321,7 +321,7 @@ def test_json_of_wrong_shape(tmp_path: Path) -> None:
     [
         (CSV_HEADER + 'a,A,A,अ,,श,C,"unclosed,D,\n', "invalid CSV"),
         (CSV_HEADER + "a,A,A,अ,,श,C,प।,D,,extra\n", "row has 11 cells"),
-        ("id,term,colour\n", "unknown columns: colour"),
+        ("id,term,colour\n", "no definition column among 'id', 'term', 'colour'"),
         ("", "empty CSV"),
     ],
 )
@@ -333,9 +333,13 @@ def test_bad_csv(tmp_path: Path, content: str, expected: str) -> None:
 
 def test_csv_field_errors_use_column_names_and_lines(tmp_path: Path) -> None:
     path = tmp_path / "x.csv"
-    path.write_text(CSV_HEADER + "ok,A,A,अ,,श,C,प।,D,\nbad,B,B,ब,,,C,प।,D,\n", "utf-8")
+    path.write_text(CSV_HEADER + "ok,A,A,अ,,श,C,प।,D,\nbad,B,B,ब,,,C,,,\nworse,,,,,,C,प।,D,\n", "utf-8")
     error = load_error([path])
-    assert (error.entry, error.field, error.line) == ("bad", "category_hi", 3)
+    assert error.field == "definition_hi"
+    assert str(error).splitlines()[1:] == [
+        "  - line 3, column 'definition_hi': no definition: fill the cell or remove the line",
+        "  - line 4, column 'term': no term: fill the cell or remove the line",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -354,20 +358,20 @@ def test_inconsistent_translation_names_file_entry_and_field(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, overrides: dict[str, Any], field: str, message: str
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    write_yaml(tmp_path / "x.yaml", document(entry("alpha"), entry("bravo", **overrides)))
+    bravo = entry("bravo", **overrides, written_by_project=[field])
+    write_yaml(tmp_path / "x.yaml", document(entry("alpha"), bravo))
     error = load_error([Path("x.yaml")])
-    assert (error.file, error.entry, error.field) == (Path("x.yaml"), "bravo", field)
-    assert str(error).startswith(f"x.yaml: entry 'bravo': field '{field}': ")
+    assert (error.file, error.entry) == (Path("x.yaml"), "bravo")
+    assert str(error).startswith(f"x.yaml: entry 'bravo': Value error, {field} ")
     assert message in str(error)
 
 
-def test_inconsistent_csv_translation_uses_column_and_line(tmp_path: Path) -> None:
+def test_a_teams_own_notes_need_not_line_up(tmp_path: Path) -> None:
+    """A user's file translates nothing for the project: its English notes are its own."""
     path = tmp_path / "x.csv"
     header = CSV_HEADER.rstrip("\n") + ",notes_hi,notes_en\n"
     path.write_text(header + "ok,A,A,अ,,श,C,प।,D,,,\nbad,B,B,ब,,श,C,प।,D,,नोट।,One.|Two.\n", "utf-8")
-    error = load_error([path])
-    assert (error.entry, error.field, error.line) == ("bad", "notes_en", 3)
-    assert "has 2 item(s) but notes_hi has 1" in str(error)
+    assert load_glossary([path]).get("bad").notes_en == ["One.", "Two."]
 
 
 def test_non_utf8_bytes(tmp_path: Path) -> None:

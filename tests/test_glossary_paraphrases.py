@@ -195,7 +195,7 @@ def test_user_glossary_without_paraphrases_loads(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump([_user_entry("alpha")], allow_unicode=True), "utf-8")
     alpha = load_glossary([path]).get("alpha")
     assert alpha.paraphrases == []
-    assert alpha.written_by_project == ["definition_en"]
+    assert alpha.written_by_project == []
 
 
 def test_user_glossary_paraphrases_need_no_minimum(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+import regex
 
 import app
 from bot.core import GlossaryBot
@@ -92,7 +93,7 @@ BROKEN = {
         "while parsing a flow sequence at line 3",
     ),
     "invalid-json": ("g.json", '{"entries": [}', "g.json:1: invalid JSON"),
-    "invalid-csv": ("g.csv", "id,term,colour\n", "g.csv:1: bad CSV header; unknown columns: colour"),
+    "invalid-csv": ("g.csv", "id,term,colour\n", "g.csv: no definition column among 'id', 'term', 'colour'"),
     "not-utf8": ("g.yaml", "title_hi: caf\xe9\n".encode("latin-1"), "g.yaml:1: not UTF-8 text"),
     "duplicate-id": (
         "g.yaml",
@@ -101,8 +102,8 @@ BROKEN = {
     ),
     "missing-field": (
         "g.yaml",
-        [{k: v for k, v in user_entry("alpha").items() if k != "definition_hi"}],
-        "g.yaml: entry 'alpha': field 'definition_hi': Field required",
+        [{k: v for k, v in user_entry("alpha").items() if not k.startswith("definition")}],
+        "g.yaml: entry 'alpha': Value error, needs a definition: definition_en (English) or definition_hi",
     ),
     "dangling-related": (
         "g.yaml",
@@ -143,7 +144,9 @@ def test_app_refuses_to_start_on_a_broken_glossary(tmp_path, monkeypatch, capsys
         app.main()
     assert caught.value.code == ExitCode.LOAD
     err = capsys.readouterr().err
-    assert err.startswith(f"error: cannot start: {message}") and err.count("\n") == 1, err
+    # the report `glossary-bot check` prints: the file, then the problem without its file and line
+    assert err.startswith(f"error: cannot start: the glossary does not load:\n{name}: "), err
+    assert regex.sub(r"^g\.\w+(:\d+)?: ", "", message) in err, err
 
 
 @pytest.mark.usefixtures("app_port")
@@ -168,9 +171,14 @@ def test_app_process_exits_3_with_one_line_and_no_traceback(tmp_path, app_port):
     command = [sys.executable, str(REPO / "app.py")]
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 3
-    assert done.stderr.splitlines()[-1] == (
-        "error: cannot start: g.yaml: entry 'alpha': field 'related': unknown entry id 'ghost'"
-    )
+    assert done.stderr.splitlines()[-6:] == [
+        "error: cannot start: the glossary does not load:",
+        "g.yaml: YAML",
+        "  languages: term English 1, Hindi 1; definition English 1, Hindi 1",
+        "  entries: 1",
+        "  1 problem(s):",
+        "    - glossary: g.yaml: entry 'alpha': field 'related': unknown entry id 'ghost'",
+    ]
     assert "Traceback" not in done.stderr and done.stdout == ""
 
 

@@ -34,7 +34,8 @@ from bot.records.legacy import import_feedback
 from bot.records.store import InvalidDatabaseUrl, Pruner
 from bot.records.writer import Recorder, open_recorder
 from bot.reload import GlossaryWatcher, ReloadHistory
-from bot.settings import ENV_PREFIX, Settings
+from bot.search.loading import glossary_report
+from bot.settings import Settings, setting_errors
 from glossary import GlossaryError
 from index.embeddings import BuildStatus
 from index.errors import IndexLayerError
@@ -172,14 +173,6 @@ def _refuse(message: str, code: ExitCode) -> NoReturn:
     raise SystemExit(code)
 
 
-def setting_errors(exc: ValidationError) -> str:
-    """Pydantic's report (a title, then lines per field and a link) as one line naming each variable."""
-    return "; ".join(
-        f"{ENV_PREFIX}{'_'.join(str(part) for part in error['loc']).upper()}: {error['msg']}"
-        for error in exc.errors(include_url=False)
-    )
-
-
 def _report_fatal_signals() -> None:
     """SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL: a last line ("Fatal Python error: Bus error") and the
     threads' stacks on stderr before the process dies (before, a SIGBUS from an immutable
@@ -228,7 +221,9 @@ def main() -> None:
     try:
         with starting:
             bot = GlossaryBot.load(settings, progress=True, status=status)  # may build the index first
-    except (GlossaryError, IndexLayerError, OSError) as exc:
+    except GlossaryError as exc:
+        _refuse(f"cannot start: the glossary does not load:\n{glossary_report(settings, exc)}", ExitCode.LOAD)
+    except (IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
     watcher = GlossaryWatcher.start_for(bot)
     if store.store is not None:

@@ -6,23 +6,33 @@ import html
 from dataclasses import dataclass
 
 from bot.markdown import code, escape_md
-from bot.reply.cards import entry_card, term
+from bot.reply.cards import category_name, entry_card, term
 from bot.reply.messages import t
 from bot.search.lexical import LexicalIndex, romanized
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss
 from bot.understand.text import Side, normalise, other, tokens
-from glossary import Glossary, GlossaryEntry
+from glossary import Category, Glossary, GlossaryEntry
 
 ALL = ""  # the category filter value meaning "every category"
 
 
 def categories(glossary: Glossary, lang: Side) -> list[tuple[str, str]]:
-    """(label, value) choices for the category filter; values are the English names."""
-    seen = {e.category.en: e.category for e in glossary.entries}
-    pairs = [
-        (c.en if lang == "en" else f"{c.hi} · {c.en}" if c.hi != c.en else c.en, k) for k, c in seen.items()
-    ]
+    """(label, value) choices for the category filter; values are the English names (the Hindi ones
+    for categories named only in Hindi)."""
+    seen = {category_value(e): e.category for e in glossary.entries if e.category}
+    pairs = [(_category_label(c, lang), k) for k, c in seen.items() if c]
     return [(t("all_categories", lang), ALL), *sorted(pairs, key=lambda p: normalise(p[0]))]
+
+
+def category_value(entry: GlossaryEntry) -> str:
+    """The filter value of an entry's category ("" for none)."""
+    return entry.category.name("en") if entry.category else ""
+
+
+def _category_label(category: Category, lang: Side) -> str:
+    if lang == "en" or not (category.hi and category.en) or category.hi == category.en:
+        return category.name(lang)
+    return f"{category.hi} · {category.en}"
 
 
 @dataclass(frozen=True)
@@ -34,15 +44,8 @@ class _Haystack:
 
     @classmethod
     def of(cls, entry: GlossaryEntry) -> _Haystack:
-        parts = [
-            entry.term,
-            entry.term_en,
-            entry.term_hi,
-            *entry.aliases,
-            entry.definition_en,
-            entry.definition_hi,
-        ]
-        text = normalise(" ".join(parts))
+        parts = [*entry.names, entry.definition_en, entry.definition_hi]
+        text = normalise(" ".join(p for p in parts if p))
         return cls(text, frozenset(romanized(tokens(text))))
 
     def has(self, word: str, lexical: LexicalIndex | None) -> bool:
@@ -75,7 +78,7 @@ def filtered(
     typed = normalise(query).split()
     # Hinglish function words ("ki", "ka") say nothing about an entry, unless they are all there is.
     words = [w for w in typed if w not in FUNCTION_WORDS] or typed
-    in_category = [e for e in glossary.entries if category == ALL or e.category.en == category]
+    in_category = [e for e in glossary.entries if category == ALL or category_value(e) == category]
     readings = [Reading.of(w, lexical) for w in words]
     chosen = [e for e in in_category if all(_Haystack.of(e).has_reading(r) for r in readings)]
     return sorted(chosen, key=lambda e: normalise(term(e, lang)))
@@ -91,8 +94,8 @@ def _summary(entry: GlossaryEntry, lang: Side) -> str:
     """``<strong>Term</strong> · दूसरा नाम <small>category</small>``, HTML-escaped (no markdown in HTML)."""
     first, second = term(entry, lang), term(entry, other(lang))
     name = f"<strong>{_html_text(first)}</strong>" + (f" · {_html_text(second)}" if second != first else "")
-    category = entry.category.en if lang == "en" else entry.category.hi
-    return f"{name} <small>{_html_text(category)}</small>"
+    category = category_name(entry, lang)
+    return f"{name} <small>{_html_text(category)}</small>" if category else name
 
 
 def listing(
@@ -119,7 +122,7 @@ def listing(
 def about(glossary: Glossary, lang: Side) -> str:
     """How the bot works, where its text comes from, and the licence."""
     docs = "\n".join(
-        f"- {code(d.document)} — **{escape_md(d.title_hi)}**"
+        f"- {code(d.document)} — **{escape_md(glossary.title(d.document))}**"
         + (f": {escape_md(d.subtitle_hi)}" if d.subtitle_hi else "")
         + f" ({len(d.entries)} {t('terms', lang)})"
         for d in glossary.documents

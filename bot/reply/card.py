@@ -10,7 +10,15 @@ from collections.abc import Sequence
 
 from bot.markdown import escape_md
 from bot.reply.answer import Answer, cited_answer, confidence_label
-from bot.reply.cards import ANSWER_SOURCES, detail_card, entry_notes, fields, quick_card, suggest
+from bot.reply.cards import (
+    ANSWER_SOURCES,
+    detail_card,
+    entry_notes,
+    fields,
+    quick_card,
+    shown_side,
+    suggest,
+)
 from bot.reply.context import Context
 from bot.reply.messages import t
 from bot.search.retrieval import Hit
@@ -22,8 +30,9 @@ def advice_line(entry: GlossaryEntry, lang: Lang) -> str:
     """What a how-to or problem question about an entry needs first: its usage line, else its first
     caution, else its example ("" when the entry has none of them)."""
     first = side(lang)
-    values = fields(entry, first)
-    notes = entry_notes(entry, first)
+    shown = shown_side(entry, first)
+    values = fields(entry, shown)
+    notes = entry_notes(entry, shown)
     for key, value in (("usage", values["usage"]), ("notes", notes[0] if notes else None)):
         if value:
             return f"**{t(key, first)}:** {escape_md(value)}"

@@ -1,10 +1,14 @@
 """An entry in markdown, in the asker's language: the pieces every kind of reply is made of.
 
-Hindi text is quoted verbatim from the glossary; English text is the project's translation (About
-says so once). An entry is a quick part, read first (names, how sure the bot is, the definition's
-first sentence in bold, its citation), and details (usage, example, cautions, the other language)
-that the app shows collapsed. No HTML: the text is copied as it is into tickets and terminals.
-Every piece of glossary or user text passes through ``bot.markdown.escape_md``, so it renders as text.
+Text is quoted verbatim from the glossary. An entry the glossary has in one language only is shown
+in that language under the asker's labels, with one line saying the glossary has no text in the
+asker's language for it: never an empty section, never a translation nobody wrote.
+
+An entry is a quick part, read first (names, how sure the bot is, the definition's first sentence
+in bold, its citation), and details (usage, example, cautions, the other language, the columns of a
+user's file that no field took) that the app shows collapsed. No HTML: the text is copied as it is
+into tickets and terminals. Every piece of glossary or user text passes through
+``bot.markdown.escape_md``, so it renders as text.
 """
 
 from __future__ import annotations
@@ -50,8 +54,20 @@ def source_link(source: Source, lang: Lang, glossary: Glossary) -> str:
     return f"[{title}, {t('line', lang)} {source.line}]({source_target(source)})"
 
 
+def shown_side(entry: GlossaryEntry, lang: Side) -> Side:
+    """The language the entry's text is shown in for ``lang``: that one if the entry has a definition
+    in it, else the one it has."""
+    return lang if entry.text("definition", lang) else other(lang)
+
+
+def missing_note(entry: GlossaryEntry, lang: Side) -> str:
+    """The one line saying the glossary has no text in ``lang`` for this entry ("" when it has)."""
+    return f"*{t('no_text_in_lang', lang)}*" if shown_side(entry, lang) != lang else ""
+
+
 def term(entry: GlossaryEntry, lang: Side) -> str:
-    return entry.term_en if lang == "en" else entry.term_hi
+    """The term in ``lang``, else in the other language, else the heading as written."""
+    return entry.text("term", lang) or entry.text("term", other(lang)) or entry.term
 
 
 def names(entry: GlossaryEntry, first: Side) -> str:
@@ -61,7 +77,8 @@ def names(entry: GlossaryEntry, first: Side) -> str:
 
 
 def category_name(entry: GlossaryEntry, lang: Side) -> str:
-    return entry.category.en if lang == "en" else entry.category.hi
+    """The category in ``lang`` (else the name it has; "" when the entry has none)."""
+    return entry.category.name(lang) if entry.category else ""
 
 
 def fields(entry: GlossaryEntry, lang: Side) -> dict[str, str | None]:
@@ -75,16 +92,24 @@ def entry_notes(entry: GlossaryEntry, lang: Side) -> list[str]:
     return entry.notes_hi if lang == "hi" else entry.notes_en
 
 
-def _field_lines(entry: GlossaryEntry, lang: Side, keys: Iterable[str]) -> list[str]:
-    values = fields(entry, lang)
-    lines = [f"**{t(k, lang)}:** {escape_md(v)}" for k in keys if (v := values[k])]
-    lines.extend(f"**{t('notes', lang)}:** {escape_md(n)}" for n in entry_notes(entry, lang))
+def _field_lines(
+    entry: GlossaryEntry, lang: Side, keys: Iterable[str], labels: Side | None = None
+) -> list[str]:
+    """The entry's ``keys`` and notes in ``lang``, under labels in ``labels`` (default ``lang``)."""
+    values, label = fields(entry, lang), labels or lang
+    lines = [f"**{t(k, label)}:** {escape_md(v)}" for k in keys if (v := values[k])]
+    lines.extend(f"**{t('notes', label)}:** {escape_md(n)}" for n in entry_notes(entry, lang))
     return lines
 
 
 def summary(entry: GlossaryEntry, lang: Side) -> str:
     """The one-line answer: the definition's first sentence, in bold."""
-    return f"**{escape_md(first_sentence(fields(entry, lang)['definition'] or '')[0])}**"
+    return f"**{escape_md(first_sentence(definition(entry, lang))[0])}**"
+
+
+def definition(entry: GlossaryEntry, lang: Side) -> str:
+    """The definition shown for ``lang`` (in the other language when the entry has none in ``lang``)."""
+    return fields(entry, shown_side(entry, lang))["definition"] or ""
 
 
 def label_line(label: ConfidenceLabel | None, confidence: float | None, lang: Side) -> str:
@@ -108,24 +133,31 @@ def quick_card(
     """What is read first: names, how sure, the first sentence in bold, the rest of the definition,
     category and citation."""
     first = side(lang)
-    rest = first_sentence(fields(entry, first)["definition"] or "")[1]
+    rest = first_sentence(definition(entry, first))[1]
+    category = category_name(entry, first)
     parts = [
         f"### {names(entry, first)}" if heading else "",
         label_line(label, confidence, first),
+        missing_note(entry, first),
         summary(entry, first) + (f" {escape_md(rest)}" if rest else ""),
-        f"**{t('category', first)}:** {escape_md(category_name(entry, first))}",
+        f"**{t('category', first)}:** {escape_md(category)}" if category else "",
         cite(entry.source, lang, glossary),
     ]
     return "\n\n".join(p for p in parts if p)
 
 
 def detail_card(entry: GlossaryEntry, lang: Lang) -> str:
-    """Usage, example and cautions, then the whole entry in the other language."""
+    """Usage, example and cautions, then the whole entry in the other language (when the glossary
+    has it in both), then the columns of the user's file that no field took, under their headers."""
     first = side(lang)
-    second = other(first)
-    own = _field_lines(entry, first, ("usage", "example"))
-    theirs = _field_lines(entry, second, ("definition", "usage", "example"))
-    return "\n\n".join([*own, f"#### {t('other', first)}", *theirs])
+    shown = shown_side(entry, first)
+    own = _field_lines(entry, shown, ("usage", "example"), labels=first)
+    theirs = _field_lines(entry, other(shown), ("definition", "usage", "example")) if shown == first else []
+    extra = [f"**{escape_md(header)}:** {escape_md(value)}" for header, value in entry.extra.items()]
+    if entry.source.reference:
+        extra.append(f"**{t('source', first)}:** {escape_md(entry.source.reference)}")
+    other_part = [f"#### {t('other', first)}", *theirs] if theirs else []
+    return "\n\n".join([*own, *other_part, *extra])
 
 
 def entry_card(entry: GlossaryEntry, lang: Lang, glossary: Glossary, heading: bool = True) -> str:
@@ -162,5 +194,5 @@ def closest_list(entries: Sequence[GlossaryEntry], lang: Lang, glossary: Glossar
 
 
 def snippet(entry: GlossaryEntry, lang: Side) -> str:
-    text = first_sentence(fields(entry, lang)["definition"] or "")[0]
+    text = first_sentence(definition(entry, lang))[0]
     return escape_md(text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…")

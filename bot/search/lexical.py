@@ -68,7 +68,7 @@ def _romanized_word(word: str) -> str:
 
 
 def entry_names(entry: GlossaryEntry) -> list[str]:
-    return list(dict.fromkeys([entry.term, entry.term_en, entry.term_hi, *entry.aliases]))
+    return entry.names
 
 
 def entry_text(entry: GlossaryEntry) -> str:
@@ -187,6 +187,8 @@ def _acronyms(entries: Sequence[GlossaryEntry]) -> dict[str, str]:
     """
     found: dict[str, set[str]] = {}
     for entry in entries:
+        if entry.term_en is None:
+            continue
         bracketed = regex.findall(r"\(([^)]+)\)", f"{entry.term} {entry.term_en}")
         candidates = [*entry.aliases, *(p.strip() for b in bracketed for p in b.split(","))]
         for candidate in candidates:

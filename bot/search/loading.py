@@ -18,7 +18,8 @@ from bot.search.faq import FaqIndex
 from bot.search.retrieval import Retriever
 from bot.settings import Settings
 from bot.understand.dialogue import CitationIndex
-from glossary import Glossary, load_glossary
+from glossary import Glossary, GlossaryError, load_glossary
+from glossary.report import check, render
 from glossary.yamlio import PARSED_DIR
 from index import bulk
 from index.embeddings import STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
@@ -56,8 +57,18 @@ def read_glossary(settings: Settings) -> Glossary:
         settings.max_glossary_mb,
         settings.max_glossary_entries,
         parse_cache=settings.cache_dir / PARSED_DIR,
+        options=settings.read_options,
     )
     return glossary if settings.project_extras else glossary.without_project_extras()
+
+
+def glossary_report(settings: Settings, error: GlossaryError) -> str:
+    """What ``glossary-bot check`` says about the configured files (the error alone for the bundled
+    glossary, or when the check finds nothing more)."""
+    if not settings.glossary_paths:
+        return str(error)
+    reports = check(settings.glossary_paths, settings.read_options)
+    return render(reports) if any(r.problems for r in reports) else str(error)
 
 
 def ready(

@@ -27,7 +27,7 @@ from glossary import Glossary, GlossaryEntry
 def _name_index(glossary: Glossary) -> dict[str, str | None]:
     names: dict[str, str | None] = {}
     for entry in glossary.entries:
-        for name in {normalise(n) for n in (entry.term, entry.term_en, entry.term_hi, *entry.aliases)}:
+        for name in {normalise(n) for n in entry.names}:
             names[name] = entry.id if names.get(name, entry.id) == entry.id else None
     return names
 
@@ -43,17 +43,22 @@ def antonym(entry: GlossaryEntry, glossary: Glossary) -> GlossaryEntry | None:
     and names it, else one related both ways with the most similar name (over-/under-fitting)."""
     ids = {e.id for e in glossary.entries}
     linked = [glossary.get(i) for i in entry.related if i in ids and i != entry.id]
-    names = {normalise(n) for n in (entry.term_en, entry.term_hi)}
+    names = {normalise(n) for n in (entry.term_en, entry.term_hi) if n}
     for other in linked:
         text = normalise(
-            " ".join([other.definition_en, other.definition_hi, *other.notes_en, *other.notes_hi])
+            " ".join(
+                filter(None, [other.definition_en, other.definition_hi, *other.notes_en, *other.notes_hi])
+            )
         )
         if OPPOSITE_WORDS & set(tokens(text)) and any(n in text for n in names):
             return other
     mutual = [o for o in linked if entry.id in o.related]
     if not mutual:
         return None
-    return max(mutual, key=lambda o: fuzz.ratio(normalise(o.term_en), normalise(entry.term_en)))
+    return max(
+        mutual,
+        key=lambda o: fuzz.ratio(normalise(o.term_en or o.term), normalise(entry.term_en or entry.term)),
+    )
 
 
 #: A bare-term question ("what is X") names at most this many content words.
@@ -69,7 +74,7 @@ def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     words = reading_of(question).topic_words
     if not 0 < len(words) <= BARE_TERM_WORDS:
         return False
-    name_words = set(tokens(" ".join([entry.term, entry.term_en, entry.term_hi, *entry.aliases])))
+    name_words = set(tokens(" ".join(entry.names)))
     return not all(any(fuzz.ratio(w, n) >= NAME_WORD_MATCH for n in name_words) for w in words)
 
 

@@ -116,13 +116,13 @@ def views_and_questions(entries: Sequence[GlossaryEntry]) -> tuple[list[View], l
 
 
 def _field_to_hide(entry: GlossaryEntry, i: int) -> str:
-    """Rotate over the text fields the entry has (it always has both definitions)."""
+    """Rotate over the text fields the entry has (it has a definition in one language at least)."""
     present = [f for f in FIELDS if getattr(entry, f)]
     return present[i % len(present)]
 
 
 def _questions(entry: GlossaryEntry, field: str, fold: int, rng: random.Random) -> list[PseudoQuestion]:
-    names = [_core_name(entry.term_en), _core_name(entry.term_hi)]
+    names = [_core_name(n) for n in (entry.term_en, entry.term_hi) if n]
     template = _NAME_TEMPLATES[rng.randrange(len(_NAME_TEMPLATES))]
     out = [PseudoQuestion(template.format(n), entry.id, "name", fold) for n in dict.fromkeys(names) if n]
     sentence = _unnamed_sentence(entry, getattr(entry, field))
@@ -136,7 +136,7 @@ def _questions(entry: GlossaryEntry, field: str, fold: int, rng: random.Random) 
 def _about(entry: GlossaryEntry, rng: random.Random) -> list[str]:
     """Questions about an entry the view does not hold: its name, and its definition."""
     template = _NAME_TEMPLATES[rng.randrange(len(_NAME_TEMPLATES))]
-    out = [template.format(_core_name(entry.term_en))]
+    out = [template.format(_core_name(entry.term_en or entry.term_hi or entry.term))]
     sentence = _unnamed_sentence(entry, entry.definition_en) or _unnamed_sentence(entry, entry.definition_hi)
     return [*out, sentence] if sentence else out
 
@@ -152,6 +152,6 @@ def _unnamed_sentence(entry: GlossaryEntry, text: str | None) -> str | None:
     if not text:
         return None
     first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
-    name_words = {t for n in (entry.term, entry.term_en, entry.term_hi, *entry.aliases) for t in tokens(n)}
+    name_words = {t for n in entry.names for t in tokens(n)}
     words = [w for w in first.split() if not set(tokens(w)) & name_words]
     return " ".join(words[:MAX_WORDS]) if len(words) >= MIN_WORDS else None

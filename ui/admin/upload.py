@@ -113,6 +113,7 @@ class GlossaryUploads:
                 self._with(target, candidate),
                 self.settings.max_glossary_mb,
                 self.settings.max_glossary_entries,
+                options=self.settings.read_options,
             )
         return len(glossary)
 
