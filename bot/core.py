@@ -13,6 +13,7 @@ import threading
 
 import faiss
 
+from bot.identity import GlossaryIdentity, identity
 from bot.reply.answer import Answer
 from bot.reply.cards import MAX_RELATED
 from bot.reply.context import Context
@@ -56,6 +57,11 @@ class GlossaryBot:
     @property
     def glossary(self) -> Glossary:
         return self._loaded.glossary
+
+    @property
+    def identity(self) -> GlossaryIdentity:
+        """What the app says the glossary served now is: title, examples, About's facts."""
+        return identity(self.glossary, self.settings)
 
     @property
     def retriever(self) -> Retriever:

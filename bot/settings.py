@@ -78,6 +78,19 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Glossary files or folders (YAML, JSON, CSV). Empty: the bundled glossary.",
     )
+    title: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The app's title for the glossary (page, header, About). Unset: the glossary's own "
+        'title metadata, else "<name> glossary" from its first file or folder (the bundled '
+        "glossary: AI Glossary Bot).",
+    )
+    description: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The one line under the title. Unset: the glossary's own description metadata, "
+        "else a generic line.",
+    )
     cache_dir: Path = Field(
         default_factory=_default_cache_dir,
         description="Where the converted model, saved indexes and encoded texts live; default "

@@ -1,7 +1,7 @@
 """An entry in markdown, in the asker's language: the pieces every kind of reply is made of.
 
-Hindi text is quoted verbatim from the glossary; English text is the project's translation (About
-says so once). An entry is a quick part, read first (names, how sure the bot is, the definition's
+Glossary text is quoted verbatim; the heading over the other language's text says whose it is
+(``bot.reply.provenance``). An entry is a quick part, read first (names, how sure the bot is, the definition's
 first sentence in bold, its citation), and details (usage, example, cautions, the other language)
 that the app shows collapsed. No HTML: the text is copied as it is into tickets and terminals.
 Every piece of glossary or user text passes through ``bot.markdown.escape_md``, so it renders as text.
@@ -16,6 +16,7 @@ import regex
 from bot.markdown import escape_md, source_target
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import t
+from bot.reply.provenance import voice
 from bot.search.retrieval import Hit
 from bot.understand.text import Lang, Side, other, side
 from glossary import Glossary, GlossaryEntry, Source
@@ -125,7 +126,7 @@ def detail_card(entry: GlossaryEntry, lang: Lang) -> str:
     second = other(first)
     own = _field_lines(entry, first, ("usage", "example"))
     theirs = _field_lines(entry, second, ("definition", "usage", "example"))
-    return "\n\n".join([*own, f"#### {t('other', first)}", *theirs])
+    return "\n\n".join([*own, f"#### {voice(entry, second, first)}", *theirs])
 
 
 def entry_card(entry: GlossaryEntry, lang: Lang, glossary: Glossary, heading: bool = True) -> str:
