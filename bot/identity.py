@@ -170,7 +170,8 @@ def _term(entry: GlossaryEntry, lang: Side) -> str | None:
 
 def examples(glossary: Glossary) -> dict[Side, list[str]]:
     """A few "What is X?" questions per language the glossary has, about entries spread evenly over
-    it (the same ones every time), each language's about other entries than the first's."""
+    it (the same ones every time); each further language starts half a step on, so that together
+    they name more of the glossary."""
     out: dict[Side, list[str]] = {}
     for n, lang in enumerate(languages(glossary)):
         named = [term for e in glossary.entries if _definition(e, lang) and (term := _term(e, lang))]

@@ -226,7 +226,10 @@ def _chat_tab(labels: Labels, settings: Settings, identity: Identity) -> tuple[C
                 gr.Button(visible=False, size="sm", elem_classes="related-term") for _ in range(N_RELATED)
             ]
         examples = gr.Examples(
-            examples=list(identity.bot.identity.examples), inputs=box, label=t("examples", START)
+            examples=list(identity.bot.identity.examples),
+            inputs=box,
+            label=t("examples", START),
+            elem_id="examples",
         )
     chat = Chat(
         chatbot,
