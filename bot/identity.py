@@ -19,9 +19,10 @@ from pathlib import Path
 
 import regex
 
+from bot.markdown import escape_md
 from bot.reply.messages import t
 from bot.settings import Settings
-from bot.understand.text import SIDES, Side, other
+from bot.understand.text import SIDES, Lang, Side, other, side
 from glossary import Category, Glossary, GlossaryEntry
 from glossary.sources import source_lines
 from glossary.yamlio import load_yaml
@@ -64,6 +65,17 @@ class GlossaryIdentity:
     languages: tuple[Side, ...]
     categories: tuple[Category, ...]
     bundled: bool
+    #: Its own texts of the replies that name the glossary (key -> text per language); the others
+    #: are the catalog's, with its title and first example question filled in.
+    replies: dict[str, dict[Side, str]]
+
+    def say(self, reply: str, lang: Lang) -> str:
+        """The reply ``reply`` (greeting, "who are you", "which term?") about this glossary."""
+        first = side(lang)
+        if reply in self.replies:
+            return self.replies[reply][first]
+        example = next(iter(self.hints[first]), "")
+        return t(reply, lang, title=escape_md(self.title[first]), example=escape_md(example))
 
     def name(self, lang: Side) -> str:
         """The title in ``lang``, then in the other language when it differs."""
@@ -84,6 +96,7 @@ class _Own:
     description: dict[Side, str]
     examples: tuple[str, ...]
     hints: dict[Side, tuple[str, ...]]
+    replies: dict[str, dict[Side, str]]
 
 
 def identity(glossary: Glossary, settings: Settings) -> GlossaryIdentity:
@@ -103,6 +116,7 @@ def identity(glossary: Glossary, settings: Settings) -> GlossaryIdentity:
         languages=languages(glossary),
         categories=tuple({e.category.en: e.category for e in glossary.entries}.values()),
         bundled=bundled,
+        replies=own.replies,
     )
 
 
@@ -127,6 +141,7 @@ def _bundled() -> _Own:
         description=raw["description"],
         examples=tuple(raw["examples"]),
         hints={lang: tuple(raw["hints"][lang]) for lang in SIDES},
+        replies=raw["replies"],
     )
 
 
@@ -143,6 +158,7 @@ def _team(glossary: Glossary, paths: Sequence[Path]) -> _Own:
         ),
         examples=tuple(q for row in _interleave(questions) for q in row),
         hints={s: tuple((questions.get(s) or questions.get(other(s), []))[:HINTS]) for s in SIDES},
+        replies={},
     )
 
 

@@ -233,3 +233,26 @@ def test_details_title_says_what_the_block_holds(request, which, expected):
 
 def _hit(entry: GlossaryEntry) -> Hit:
     return Hit(entry=entry, score=1.0, rank=1, similarity=1.0, lexical=1.0, name_match=1.0)
+
+
+# --- replies that name the glossary ----------------------------------------------------------------
+
+
+def test_bundled_replies_keep_their_texts(bundled, tmp_path):
+    found = identity(bundled, _settings(tmp_path))
+    assert found.say("small_talk_identity", "en").startswith("I am the AI Glossary Bot: I answer from")
+    assert found.say("which_term", "hinglish") == found.say("which_term", "hi")
+    assert "ड्रॉपआउट क्या है?" in found.say("empty_question", "hi")
+
+
+@pytest.mark.parametrize(
+    "reply", ["small_talk_greeting", "small_talk_identity", "which_term", "empty_question"]
+)
+def test_a_teams_replies_name_it_and_ask_about_its_own_terms(plain, tmp_path, reply):
+    glossary, path = plain
+    found = identity(glossary, _settings(tmp_path, [path]))
+    english, hindi = found.say(reply, "en"), found.say(reply, "hi")
+    assert found.hints["en"][0] in english and found.hints["hi"][0] in hindi
+    assert "dropout" not in english and "AI" not in english and "ड्रॉपआउट" not in hindi
+    if reply != "which_term":
+        assert "Support terms glossary" in english and "Support terms शब्दावली" in hindi
