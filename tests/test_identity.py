@@ -256,3 +256,21 @@ def test_a_teams_replies_name_it_and_ask_about_its_own_terms(plain, tmp_path, re
     assert "dropout" not in english and "AI" not in english and "ड्रॉपआउट" not in hindi
     if reply != "which_term":
         assert "Support terms glossary" in english and "Support terms शब्दावली" in hindi
+
+
+def test_question_box_and_empty_chat_suggest_the_glossarys_examples(bundled, plain, tmp_path):
+    old = SimpleNamespace(identity=identity(bundled, _settings(tmp_path)))
+    assert Identity(old).question("en")["placeholder"] == (  # type: ignore[arg-type]
+        "e.g. What is gradient clipping? · dropout kya hai? · batch vs epoch"
+    )
+    assert (
+        "Try *What is gradient clipping?*, *dropout kya hai?* or *batch vs epoch*, then"
+        in (
+            Identity(old).chat("en")["placeholder"]  # type: ignore[arg-type]
+        )
+    )
+    glossary, path = plain
+    team = identity(glossary, _settings(tmp_path, [path]))
+    shown = Identity(SimpleNamespace(identity=team))  # type: ignore[arg-type]
+    assert shown.question("hi")["placeholder"] == "जैसे " + " · ".join(team.hints["hi"])
+    assert all(f"*{q}*" in shown.chat("en")["placeholder"] for q in team.hints["en"])

@@ -114,12 +114,18 @@ class Identity:
 
     def chat(self, lang: Side) -> dict[str, Any]:
         hints = [f"*{escape_md(h)}*" for h in self.bot.identity.hints[lang]]
-        listed = f" {t('or', lang)} ".join([", ".join(hints[:-1]), hints[-1]] if len(hints) > 1 else hints)
-        return {"label": t("chat_label", lang), "placeholder": t("chat_empty", lang, hints=listed)}
+        return {"label": t("chat_label", lang), "placeholder": t("chat_empty", lang, hints=_or(hints, lang))}
 
     def question(self, lang: Side) -> dict[str, Any]:
         hints = " · ".join(self.bot.identity.hints[lang])
         return {"label": t("question_label", lang), "placeholder": t("question_hint", lang, hints=hints)}
+
+
+def _or(items: list[str], lang: Side) -> str:
+    """ "a, b or c" in ``lang``."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {t('or', lang)} {items[-1]}"
 
 
 @dataclass(frozen=True)
