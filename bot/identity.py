@@ -114,7 +114,7 @@ def identity(glossary: Glossary, settings: Settings) -> GlossaryIdentity:
         ),
         entries=len(glossary),
         languages=languages(glossary),
-        categories=tuple({e.category.en: e.category for e in glossary.entries}.values()),
+        categories=tuple({e.category.en: e.category for e in glossary.entries if e.category}.values()),
         bundled=bundled,
         replies=own.replies,
     )

@@ -13,7 +13,9 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
+from typer.testing import CliRunner
 
+from bot import cli
 from bot.identity import human_name, identity
 from bot.lookup import browse
 from bot.reply.card import compose
@@ -155,6 +157,15 @@ def test_settings_title_and_description_win(plain, tmp_path, monkeypatch):
     found = identity(glossary, settings)
     assert found.title == {"en": "Helpdesk words", "hi": "Helpdesk words"}
     assert found.description == {"en": "What our helpdesk says.", "hi": "What our helpdesk says."}
+
+
+def test_title_and_description_are_cli_flags(tmp_path):
+    missing = str(tmp_path / "missing.yaml")  # the command stops at the glossary, before any model
+    flags = ["--title", "Helpdesk words", "--description", "What our helpdesk says."]
+    result = CliRunner().invoke(cli.app, [*flags, "--glossary", missing, "search", "refund"])
+    assert result.exit_code == 3
+    assert cli._state["settings"].title == "Helpdesk words"
+    assert cli._state["settings"].description == "What our helpdesk says."
 
 
 @pytest.mark.parametrize(
