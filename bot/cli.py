@@ -71,6 +71,12 @@ def main(
         str | None, typer.Option(help="Another sentence-transformers model (needs hub).")
     ] = None,
     cache_dir: Annotated[Path | None, typer.Option(help="Model and index cache folder.")] = None,
+    title: Annotated[
+        str | None, typer.Option(help="The glossary's title (default: its metadata, else its file's name).")
+    ] = None,
+    description: Annotated[
+        str | None, typer.Option(help="The one line under the title (default: its metadata, else generic).")
+    ] = None,
     extras: Annotated[
         bool,
         typer.Option(
@@ -97,6 +103,8 @@ def main(
         "encoder_backend": backend,
         "encoder_model": model,
         "cache_dir": cache_dir,
+        "title": title,
+        "description": description,
         "project_extras": None if extras else False,
         "glossary_columns": columns,
         "glossary_sheet": sheet,

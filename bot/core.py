@@ -13,6 +13,7 @@ import threading
 
 import faiss
 
+from bot.identity import GlossaryIdentity, identity
 from bot.reply.answer import Answer
 from bot.reply.cards import MAX_RELATED
 from bot.reply.context import Context
@@ -52,10 +53,24 @@ class GlossaryBot:
         self._reload_lock = threading.Lock()
         self.comparisons = comparisons
         self.settings = settings
+        self._identity: tuple[str, GlossaryIdentity] | None = None
 
     @property
     def glossary(self) -> Glossary:
         return self._loaded.glossary
+
+    @property
+    def identity(self) -> GlossaryIdentity:
+        """What the app says the glossary served now is: title, examples, About's facts."""
+        return self._identity_of(self.glossary)
+
+    def _identity_of(self, glossary: Glossary) -> GlossaryIdentity:
+        """``glossary``'s identity, made once per glossary content (every answer reads it)."""
+        known = self._identity
+        if known is None or known[0] != glossary.content_hash:
+            known = (glossary.content_hash, identity(glossary, self.settings))
+            self._identity = known
+        return known[1]
 
     @property
     def retriever(self) -> Retriever:
@@ -197,6 +212,7 @@ class GlossaryBot:
             evidence,
             lang,
             loaded.glossary,
+            self._identity_of(loaded.glossary),
             again=lambda turn, in_lang: self._answer(
                 loaded, turn.question, history[: turn.position], in_lang
             ),

@@ -94,6 +94,19 @@ class Settings(BaseSettings):
     glossary_sheet: str | None = Field(
         default=None, description="The sheet of XLSX / XLS / ODS glossaries to read; unset: the first."
     )
+    title: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The app's title for the glossary (page, header, About). Unset: the glossary's own "
+        'title metadata, else "<name> glossary" from its first file or folder (the bundled '
+        "glossary: AI Glossary Bot).",
+    )
+    description: str | None = Field(
+        default=None,
+        min_length=1,
+        description="The one line under the title. Unset: the glossary's own description metadata, "
+        "else a generic line.",
+    )
     cache_dir: Path = Field(
         default_factory=_default_cache_dir,
         description="Where the converted model, saved indexes and encoded texts live; default "

@@ -26,7 +26,8 @@ DYNAMIC = {
     "f'no_{aspect}'": ["no_example", "no_usage"],
     "f'vote_{vote}'": [f"vote_{v}" for v in get_args(Vote)],
     "f'label_{label}'": [f"label_{v}" for v in get_args(ConfidenceLabel)],
-    "f'small_talk_{kind}'": [f"small_talk_{k}" for k in SMALL_TALK],
+    # GlossaryIdentity.say: the replies that name the glossary
+    "reply": ["which_term", "empty_question", *(f"small_talk_{k}" for k in SMALL_TALK)],
     "key": [*FIELDS, "opposite_of", "no_opposite"],  # answer._comparison_rows, answer.opposite
 }
 

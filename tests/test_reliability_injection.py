@@ -138,4 +138,4 @@ def test_browse_and_about_render_glossary_html_as_text(hostile, lang):
     listing = browse.listing(hostile.glossary, "", browse.ALL, lang)
     assert_inert(listing)
     assert listing.count("<details class='entry'") == 2
-    assert_inert(browse.about(hostile.glossary, lang))
+    assert_inert(browse.about(hostile.identity, lang))

@@ -28,6 +28,7 @@ from typing import Any
 import gradio as gr
 
 from bot.core import GlossaryBot
+from bot.identity import is_bundled
 from bot.inputs import as_question
 from bot.lookup import browse
 from bot.markdown import escape_md, unescape_md
@@ -73,7 +74,7 @@ def reply_messages(answer: Answer, glossary: Glossary, ui: Side | None = None) -
             {
                 "role": "assistant",
                 "content": answer.details,
-                "metadata": {"title": t("details", labels), "status": "done"},
+                "metadata": {"title": _details_title(glossary, labels), "status": "done"},
             }
         )
     if answer.citations or answer.hits:
@@ -85,6 +86,12 @@ def reply_messages(answer: Answer, glossary: Glossary, ui: Side | None = None) -
             }
         )
     return messages
+
+
+def _details_title(glossary: Glossary, lang: Side) -> str:
+    """The Details block's title: what it holds (the bundled glossary's other language is its Hindi
+    original or the project's English translation)."""
+    return t("details", lang) if is_bundled(glossary) else t("details_other", lang)
 
 
 def with_citations(history: list[dict], cited: Cited) -> list[dict]:
@@ -447,7 +454,7 @@ class Callbacks:
         (category filter, listing, about). A page opened after a reload shows the glossary served now."""
         glossary = self.bot.glossary
         filter_update = gr.update(label=t("category", lang), choices=browse.categories(glossary, lang))
-        return filter_update, self.refilter(query, category, lang), browse.about(glossary, lang)
+        return filter_update, self.refilter(query, category, lang), browse.about(self.bot.identity, lang)
 
 
 def _answer_lang(message: str, ui_lang: Side | None) -> Side | None:

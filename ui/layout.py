@@ -1,9 +1,10 @@
 """The page: a header with the interface-language switch, the Chat, Browse and About tabs, and which
 event calls which callback (``ui.callbacks``).
 
-Every text on the page comes from the message catalog (``bot.reply.messages``). Components are made in
-English through :class:`Labels`, which remembers which property shows which text, so the switch
-relabels all of them from that one record.
+Every text on the page comes from the message catalog (``bot.reply.messages``), or, where it says
+whose glossary this is (title, description, example questions), from the glossary's identity
+(``bot.identity``). Components are made in English through :class:`Labels`, which remembers which
+property shows which text, so the switch relabels all of them from that one record.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +23,7 @@ from gradio.helpers import Examples
 
 from bot.core import GlossaryBot
 from bot.lookup import browse
+from bot.markdown import escape_md
 from bot.records.writer import Recorder, open_recorder
 from bot.reply.messages import t
 from bot.settings import Settings
@@ -38,16 +41,6 @@ LANG_KEY = "glossary-bot-lang"
 BROWSER_KEY = "glossary-bot-browser"
 #: No LaTeX in answers: glossary text with "$$...$$" is text, not a formula.
 NO_LATEX: list[dict[str, str | bool]] = []
-EXAMPLES = [
-    "What is gradient clipping?",
-    "ओवरफिटिंग क्या है?",
-    "dropout kya hai?",
-    "batch vs epoch",
-    "मिनी-बैच और बैच में क्या अंतर है?",
-    "LoRA में low-rank matrices कहाँ inject की जाती हैं?",
-    "learning rate warmup kyu karte hai",
-    "give me an example",
-]
 #: Gradio's default theme, with the Bold face of its bundled font (its SemiBold file lacks most glyphs).
 THEME = gr.themes.Default(
     font=[
@@ -78,25 +71,61 @@ def _texts(keys: Mapping[str, str], lang: Side) -> dict[str, Any]:
     return {prop: t(key, lang) for prop, key in keys.items()}
 
 
+#: A component's texts (property -> text) in an interface language.
+Texts = Callable[[Side], dict[str, Any]]
+
+
 class Labels:
-    """The components whose texts come from the catalog, and which catalog key each property shows."""
+    """The components whose texts follow the interface language, and how each gets its texts: from
+    catalog keys (:meth:`make`) or from the glossary's identity (:meth:`show`)."""
 
     def __init__(self) -> None:
-        self._keys: list[tuple[Block, dict[str, str]]] = []
+        self._texts: list[tuple[Block, Texts]] = []
 
     def make(self, kind: Callable[..., B], keys: Mapping[str, str], **options: Any) -> B:
         """``kind(**options)`` with the properties in ``keys`` set to their texts in the start language."""
-        block = kind(**_texts(keys, START), **options)
-        self._keys.append((block, dict(keys)))
+        return self.show(kind, partial(_texts, dict(keys)), **options)
+
+    def show(self, kind: Callable[..., B], texts: Texts, **options: Any) -> B:
+        """``kind(**options)`` with the properties ``texts`` gives in the start language."""
+        block = kind(**texts(START), **options)
+        self._texts.append((block, texts))
         return block
 
     @property
     def blocks(self) -> list[Block]:
-        return [block for block, _ in self._keys]
+        return [block for block, _ in self._texts]
 
     def updates(self, lang: Side) -> list[dict]:
         """One update per block (in :attr:`blocks` order) with its texts in ``lang``."""
-        return [gr.update(**_texts(keys, lang)) for _, keys in self._keys]
+        return [gr.update(**texts(lang)) for _, texts in self._texts]
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The texts that say whose glossary this is (``bot.identity``), read from the glossary the bot
+    serves when they are shown, in each interface language."""
+
+    bot: GlossaryBot
+
+    def header(self, lang: Side) -> dict[str, Any]:
+        identity = self.bot.identity
+        return {"value": f"## {escape_md(identity.name(lang))}\n{escape_md(identity.description[lang])}"}
+
+    def chat(self, lang: Side) -> dict[str, Any]:
+        hints = [f"*{escape_md(h)}*" for h in self.bot.identity.hints[lang]]
+        return {"label": t("chat_label", lang), "placeholder": t("chat_empty", lang, hints=_or(hints, lang))}
+
+    def question(self, lang: Side) -> dict[str, Any]:
+        hints = " · ".join(self.bot.identity.hints[lang])
+        return {"label": t("question_label", lang), "placeholder": t("question_hint", lang, hints=hints)}
+
+
+def _or(items: list[str], lang: Side) -> str:
+    """ "a, b or c" in ``lang``."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {t('or', lang)} {items[-1]}"
 
 
 @dataclass(frozen=True)
@@ -140,11 +169,11 @@ class Relabel:
         return [*self.labels.updates(lang), *self.callbacks.pages(lang, query, category)]
 
 
-def _header(labels: Labels) -> gr.Radio:
+def _header(labels: Labels, identity: Identity) -> gr.Radio:
     """The title and the interface-language switch (returned): one compact row, so that on a phone
     the question box is in view without scrolling."""
     with gr.Row(equal_height=True, elem_id="header"):
-        labels.make(gr.Markdown, {"value": "header"}, elem_id="title", latex_delimiters=NO_LATEX)
+        labels.show(gr.Markdown, identity.header, elem_id="title", latex_delimiters=NO_LATEX)
         return gr.Radio(
             [(t("language_name", lang), lang) for lang in SIDES],
             value=START,
@@ -156,7 +185,7 @@ def _header(labels: Labels) -> gr.Radio:
         )
 
 
-def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
+def _chat_tab(labels: Labels, settings: Settings, identity: Identity) -> tuple[Chat, Examples]:
     """The chat with its vote confirmation and comment row right under it (next to the message voted
     on), the related-term buttons, the question box, examples that ask when clicked."""
     with labels.make(gr.Tab, {"label": "chat_tab"}, id="chat-tab"):
@@ -169,9 +198,9 @@ def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
         shown_tickets = gr.Textbox(
             "[]", elem_id="desk-tickets", show_label=False, container=False, interactive=False
         )
-        chatbot = labels.make(
+        chatbot = labels.show(
             gr.Chatbot,
-            {"label": "chat_label", "placeholder": "chat_empty"},
+            identity.chat,
             elem_id="chat",
             height="58vh",
             sanitize_html=True,
@@ -187,9 +216,9 @@ def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
                 gr.Textbox, {"label": "comment_label", "placeholder": "comment_hint"}, scale=4
             )
             send = labels.make(gr.Button, {"value": "comment_send"}, scale=1, elem_id="send-comment")
-        box = labels.make(
+        box = labels.show(
             gr.Textbox,
-            {"label": "question_label", "placeholder": "question_hint"},
+            identity.question,
             submit_btn=True,
             elem_id="question",
             show_label=False,
@@ -202,7 +231,12 @@ def _chat_tab(labels: Labels, settings: Settings) -> tuple[Chat, Examples]:
             related = [
                 gr.Button(visible=False, size="sm", elem_classes="related-term") for _ in range(N_RELATED)
             ]
-        examples = gr.Examples(examples=EXAMPLES, inputs=box, label=t("examples", START))
+        examples = gr.Examples(
+            examples=list(identity.bot.identity.examples),
+            inputs=box,
+            label=t("examples", START),
+            elem_id="examples",
+        )
     chat = Chat(
         chatbot,
         box,
@@ -242,7 +276,7 @@ def _pages(labels: Labels, bot: GlossaryBot) -> Pages:
             latex_delimiters=NO_LATEX,
         )
     with labels.make(gr.Tab, {"label": "about_tab"}, id="about-tab"):
-        about = gr.Markdown(browse.about(bot.glossary, START), elem_id="about", latex_delimiters=NO_LATEX)
+        about = gr.Markdown(browse.about(bot.identity, START), elem_id="about", latex_delimiters=NO_LATEX)
     return Pages(query, category, listing, about)
 
 
@@ -348,11 +382,12 @@ def build_app(
     store = store or open_recorder(settings)
     callbacks = Callbacks(bot, settings, store, lanes)
     labels = Labels()
-    with gr.Blocks(title=t("page_title", START), analytics_enabled=False) as demo:
-        ui_lang = _header(labels)
+    identity = Identity(bot)
+    with gr.Blocks(title=bot.identity.name(START), analytics_enabled=False) as demo:
+        ui_lang = _header(labels, identity)
         lang_store = gr.BrowserState(START, storage_key=LANG_KEY)
         with gr.Tabs():
-            chat, examples = _chat_tab(labels, settings)
+            chat, examples = _chat_tab(labels, settings, identity)
             pages = _pages(labels, bot)
         _wire_chat(chat, examples, callbacks, ui_lang)
         browser = gr.BrowserState("", storage_key=BROWSER_KEY)

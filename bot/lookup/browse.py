@@ -1,10 +1,12 @@
-"""The Browse and About pages: every entry A–Z with a filter, and how the bot works."""
+"""The Browse and About pages: every entry A–Z with a filter; the glossary served and how the bot works."""
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from pathlib import Path
 
+from bot.identity import GlossaryIdentity
 from bot.markdown import code, escape_md
 from bot.reply.cards import category_name, entry_card, term
 from bot.reply.messages import t
@@ -14,6 +16,8 @@ from bot.understand.text import Side, normalise, other, tokens
 from glossary import Category, Glossary, GlossaryEntry
 
 ALL = ""  # the category filter value meaning "every category"
+#: Categories About names; the rest are counted.
+MAX_CATEGORIES = 12
 
 
 def categories(glossary: Glossary, lang: Side) -> list[tuple[str, str]]:
@@ -119,12 +123,37 @@ def listing(
     return "\n\n".join([count, *blocks])
 
 
-def about(glossary: Glossary, lang: Side) -> str:
-    """How the bot works, where its text comes from, and the licence."""
+def about(identity: GlossaryIdentity, lang: Side) -> str:
+    """The loaded glossary (title, description, entries, languages, categories, files), how the bot
+    works, and where the text comes from."""
+    sources = t("about_bundled_sources", lang) if identity.bundled else t("about_team_sources", lang)
+    parts = [_glossary_facts(identity, lang), t("about_how", lang), sources]
+    return "\n\n".join(part.strip() for part in parts)
+
+
+def _glossary_facts(identity: GlossaryIdentity, lang: Side) -> str:
     docs = "\n".join(
-        f"- {code(d.document)} — **{escape_md(glossary.title(d.document))}**"
-        + (f": {escape_md(d.subtitle_hi)}" if d.subtitle_hi else "")
-        + f" ({len(d.entries)} {t('terms', lang)})"
-        for d in glossary.documents
+        f"  - {code(f.name)}"
+        + (f" — **{escape_md(f.title)}**" if f.title != Path(f.name).stem else "")
+        + (f": {escape_md(f.subtitle)}" if f.subtitle else "")
+        + f" ({f.entries} {t('terms', lang)})"
+        for f in identity.files
     )
-    return t("about", lang, docs=docs)
+    return t(
+        "about_glossary",
+        lang,
+        title=escape_md(identity.name(lang)),
+        description=escape_md(identity.description[lang]),
+        entries=identity.entries,
+        languages=", ".join(t("language_name", s) for s in identity.languages),
+        categories=_categories(identity, lang),
+        docs=docs,
+    )
+
+
+def _categories(identity: GlossaryIdentity, lang: Side) -> str:
+    """The category names in ``lang``, the first MAX_CATEGORIES of them ("—" when there are none)."""
+    found = [escape_md(c.name(lang)) for c in identity.categories]
+    if len(found) > MAX_CATEGORIES:
+        found = [*found[:MAX_CATEGORIES], t("more", lang, count=len(found) - MAX_CATEGORIES)]
+    return ", ".join(found) or "—"

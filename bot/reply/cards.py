@@ -1,8 +1,9 @@
 """An entry in markdown, in the asker's language: the pieces every kind of reply is made of.
 
-Text is quoted verbatim from the glossary. An entry the glossary has in one language only is shown
-in that language under the asker's labels, with one line saying the glossary has no text in the
-asker's language for it: never an empty section, never a translation nobody wrote.
+Text is quoted verbatim from the glossary; the heading over the other language's text says whose it
+is (``bot.reply.provenance``). An entry the glossary has in one language only is shown in that
+language under the asker's labels, with one line saying the glossary has no text in the asker's
+language for it: never an empty section, never a translation nobody wrote.
 
 An entry is a quick part, read first (names, how sure the bot is, the definition's first sentence
 in bold, its citation), and details (usage, example, cautions, the other language, the columns of a
@@ -20,6 +21,7 @@ import regex
 from bot.markdown import escape_md, source_target
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import t
+from bot.reply.provenance import voice
 from bot.search.retrieval import Hit
 from bot.understand.text import Lang, Side, other, side
 from glossary import Glossary, GlossaryEntry, Source
@@ -156,7 +158,7 @@ def detail_card(entry: GlossaryEntry, lang: Lang) -> str:
     extra = [f"**{escape_md(header)}:** {escape_md(value)}" for header, value in entry.extra.items()]
     if entry.source.reference:
         extra.append(f"**{t('source', first)}:** {escape_md(entry.source.reference)}")
-    other_part = [f"#### {t('other', first)}", *theirs] if theirs else []
+    other_part = [f"#### {voice(entry, other(shown), first)}", *theirs] if theirs else []
     return "\n\n".join([*own, *other_part, *extra])
 
 

@@ -9,6 +9,7 @@ from bot.reply.answer import Answer, cited_answer
 from bot.reply.cards import category_name, cite, fields, source_link, suggest, term
 from bot.reply.context import Context
 from bot.reply.messages import t
+from bot.reply.provenance import voice
 from bot.search.retrieval import Hit
 from bot.understand.text import Lang, Side, other, side
 from glossary import ComparisonTable, Glossary, GlossaryEntry
@@ -37,6 +38,11 @@ def _comparison_rows(entries: Sequence[GlossaryEntry], lang: Side, glossary: Glo
     sources = [source_link(e.source, lang, glossary) for e in entries]
     rows.append(f"| **{t('source', lang)}** | " + " | ".join(sources) + " |")
     return rows
+
+
+def _voices(entries: Sequence[GlossaryEntry], first: Side) -> str:
+    """Whose the other language's texts are: one heading for all the compared entries."""
+    return "; ".join(dict.fromkeys(voice(e, other(first), first) for e in entries))
 
 
 def source_table(table: ComparisonTable, lang: Lang, glossary: Glossary) -> str:
@@ -94,7 +100,7 @@ def compare(
         hits[: sides + 2],
         suggest(entries, hits[sides:], glossary),
         notice,
-        "\n\n".join([f"#### {t('other', first)}", *details]),
+        "\n\n".join([f"#### {_voices(entries, first)}", *details]),
         kind="comparison",
     )
 

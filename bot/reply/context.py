@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.identity import GlossaryIdentity
 from bot.reply.answer import Answer
 from bot.reply.messages import t
 from bot.search.evidence import Evidence
@@ -23,6 +24,8 @@ class Context:
     evidence: Evidence
     lang: Lang
     glossary: Glossary
+    #: Whose glossary it is: the replies that name it (greeting, "who are you") say so.
+    identity: GlossaryIdentity
     #: Answers an earlier question again in another language ("in Hindi please"): the whole
     #: pipeline on that turn's question and the history before it.
     again: Callable[[Turn, Lang], Answer]

@@ -41,4 +41,4 @@ def reply(ctx: Context) -> Answer:
 
 def reply_empty(ctx: Context) -> Answer:
     """A question with no words to search ("?!?"): declined, saying why."""
-    return decline([], ctx.lang, ctx.notice or t("empty_question", ctx.lang))
+    return decline([], ctx.lang, ctx.notice or ctx.identity.say("empty_question", ctx.lang))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from bot.identity import GlossaryIdentity
 from bot.markdown import escape_md
 from bot.reply.answer import Answer, cited_answer
 from bot.reply.cards import cite, entry_card, fields, known, names, suggest, summary, term
@@ -69,9 +70,10 @@ def focus(entries: Sequence[GlossaryEntry], aspect: Aspect, lang: Lang, glossary
     )
 
 
-def no_context(lang: Lang) -> Answer:
+def no_context(lang: Lang, identity: GlossaryIdentity) -> Answer:
     """A follow-up ("give me an example") with no earlier answer to refer to."""
-    return Answer(text=t("which_term", lang), citations=[], abstained=True, lang=lang, kind="no context")
+    text = identity.say("which_term", lang)
+    return Answer(text=text, citations=[], abstained=True, lang=lang, kind="no context")
 
 
 def reply_focus(ctx: Context) -> Answer:
@@ -89,4 +91,4 @@ def reply_again(ctx: Context) -> Answer:
 
 
 def reply_no_context(ctx: Context) -> Answer:
-    return no_context(ctx.lang)
+    return no_context(ctx.lang, ctx.identity)

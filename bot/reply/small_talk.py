@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+from bot.identity import GlossaryIdentity
 from bot.reply.answer import Answer
 from bot.reply.context import Context
-from bot.reply.messages import t
 from bot.understand.text import Lang
 
 
-def small_talk(kind: str, lang: Lang) -> Answer:
+def small_talk(kind: str, lang: Lang, identity: GlossaryIdentity) -> Answer:
     """A greeting, thanks or "who are you": a short friendly reply saying what the bot can do."""
-    return Answer(
-        text=t(f"small_talk_{kind}", lang), citations=[], abstained=False, lang=lang, kind="small talk"
-    )
+    text = identity.say(f"small_talk_{kind}", lang)
+    return Answer(text=text, citations=[], abstained=False, lang=lang, kind="small talk")
 
 
 def reply(ctx: Context) -> Answer:
     kind = ctx.query.small_talk
     assert kind is not None  # routed here only for small talk
-    return small_talk(kind, ctx.lang)
+    return small_talk(kind, ctx.lang, ctx.identity)
