@@ -16,6 +16,7 @@ import regex
 from bot.markdown import escape_md, source_target
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import t
+from bot.reply.titles import document_title
 from bot.search.retrieval import Hit
 from bot.understand.text import Lang, Side, other, side
 from glossary import Glossary, GlossaryEntry, Source
@@ -46,7 +47,7 @@ def cite(source: Source, lang: Lang, glossary: Glossary) -> str:
 
 
 def source_link(source: Source, lang: Lang, glossary: Glossary) -> str:
-    title = escape_md(glossary.title(source.document))
+    title = escape_md(document_title(glossary, source.document, side(lang)))
     return f"[{title}, {t('line', lang)} {source.line}]({source_target(source)})"
 
 
