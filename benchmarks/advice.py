@@ -14,10 +14,11 @@ empty list means no entry does and the honest reply is a decline. Two measures:
   the pair with the best F1 of precision and recall, on the whole set: what ``MIN_COSINE`` and
   ``MAX_BEHIND`` must be (a test holds them equal).
 * ``answers``: the bot's answers, per register and in all: ``precision`` (of the questions answered
-  with an entry, the share whose first cited entry or FAQ item is listed), ``answered`` (of the
-  answerable, the share not declined), ``honest_declines`` (of the unanswerable, the share
-  declined) and ``leads_with_advice`` (of the right answers, the share that opens with the sentence
-  that answers: a usage, caution or example line, the FAQ's answer).
+  with advice, the share whose first cited entry or FAQ item is listed), ``answered`` (of the
+  answerable, the share given advice: a card, the FAQ, entries' sentences, a comparison; a decline
+  or a near miss, which says the glossary has no entry for it, is none), ``honest_declines`` (of
+  the unanswerable, the share given none) and ``leads_with_advice`` (of the right answers, the
+  share that opens with the sentence that answers: a usage, caution or example line, the FAQ's).
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ from bot.search.remedies import MAX_REMEDIES, closest_per_entry
 from glossary.files import atomic_write
 
 DATA = Path(__file__).parent / "data" / "advice.jsonl"
-NOT_ANSWERED = frozenset({"declined", "small talk", "no context"})
+#: Replies that give no advice: a decline, and a near miss, which says the glossary has no entry for
+#: what was asked and lists the closest ones (an in-scope question that describes an entry may still
+#: find it there, but it is no answer to "what to do").
+NOT_ANSWERED = frozenset({"declined", "near miss", "small talk", "no context"})
 #: The cut-offs swept: e5 cosines of a question against any sentence lie in this band.
 SWEEP = tuple(round(float(c), 3) for c in np.arange(0.80, 0.9501, 0.005))
 #: How far behind the first entry others may be and still be offered (1.0: any, up to MAX_REMEDIES).

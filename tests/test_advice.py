@@ -169,9 +169,9 @@ def test_a_problem_no_entry_names_gets_the_entries_whose_sentence_addresses_it(b
 
 
 @pytest.mark.model
-def test_a_problem_the_glossary_says_nothing_about_is_declined(bot):
+def test_a_problem_the_glossary_says_nothing_about_gets_no_advice(bot):
     for question in ("my laptop battery drains fast, what should I do", "printer jam ho gaya kya karu"):
-        assert bot.answer(question).kind == "declined"
+        assert bot.answer(question).kind in advice.NOT_ANSWERED, question
 
 
 # --- the answer's language ---------------------------------------------------------------------------

@@ -87,11 +87,10 @@ def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
     if found.comparison:
         return Kind.COMPARISON
     if evidence.named is None and _asks_for_another_term(query, found):
-        # A problem no entry names may still be one the glossary's usage or example text addresses;
-        # when none does, entries close to its words are no advice: an honest decline says so.
+        # A problem no entry names may still be one the glossary's sentences address.
         if evidence.remedies:
             return Kind.REMEDY
-        return Kind.DECLINE if found.abstained or query.how_to else Kind.NEAR_MISS
+        return Kind.DECLINE if found.abstained else Kind.NEAR_MISS
     return Kind.CARD
 
 
