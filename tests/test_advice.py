@@ -59,10 +59,12 @@ def test_or_and_ya_alone_make_a_choice(question, choice):
     assert is_choice(question) is choice
 
 
-def test_a_choice_is_a_how_to_question():
-    assert understand("learning rate kam kare ya zyada?", MAX_CHARS).how_to
+def test_a_choice_is_noted_and_a_description_with_or_is_no_how_to():
+    assert understand("learning rate kam kare ya zyada? loss oscillate kar raha hai", MAX_CHARS).how_to
     assert understand("learning rate kam kare ya zyada?", MAX_CHARS).choice
     assert not understand("batch vs epoch", MAX_CHARS).choice
+    described = understand("the system adds or removes compute resources by itself", MAX_CHARS)
+    assert described.choice and not described.how_to
 
 
 def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:

@@ -105,7 +105,7 @@ class Query(Cleaned):
     follow_up: FollowUpCues | None
     #: "greeting", "thanks" or "identity" for small talk, else None.
     small_talk: str | None
-    #: A how-to or problem question ("how do I …", "why does …", "kya karu"), or a choice ("kam ya zyada").
+    #: A how-to or problem question ("how do I …", "why does …", "kya karu").
     how_to: bool
     #: X, read, in "the opposite of X".
     opposite: Reading | None
@@ -129,7 +129,7 @@ def understand(question: str, max_chars: int) -> Query:
         undecided=lang_undecided(text),
         follow_up=follow_up_cues(text),
         small_talk=small_talk(text),
-        how_to=is_how_to(text) or (sides is not None and is_choice(text)),
+        how_to=is_how_to(text),
         opposite=None if opposite is None else read(opposite),
         sides=None if sides is None else tuple(read(side) for side in sides),
         choice=sides is not None and is_choice(text),
