@@ -29,6 +29,7 @@ from bot.exitcodes import ExitCode
 from bot.inputs import json_line, scrub
 from bot.search.calibration import FEATURES
 from bot.settings import Settings, setting_errors
+from bot.understand.text import SIDES
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND
 
 log = logging.getLogger(__name__)
@@ -151,13 +152,19 @@ def ask(
     as_json: Annotated[
         bool, typer.Option("--json", help="The answer as JSON, the same as POST /api/answer returns.")
     ] = False,
+    ui: Annotated[
+        str | None,
+        typer.Option("--ui", help="The asker's interface language (en | hi): answers Hinglish questions."),
+    ] = None,
 ) -> None:
     """Answer a question: readable text (the app's answer with its details), or JSON."""
     from bot.records.answered import record as record_answer
     from bot.reply.answer import public_json  # here: the other commands start without it
 
+    if ui not in (None, *SIDES):
+        _fail(f"--ui must be one of {', '.join(SIDES)}, not {ui!r}", ExitCode.USAGE)
     live = _bot().pinned()
-    answer = live.answer(scrub(question))
+    answer = live.answer(scrub(question), preferred=ui)
     if record:
         record_answer(_store(), live, scrub(question), answer, "cli")
     if as_json:
@@ -356,7 +363,8 @@ def prebuild() -> None:
     if settings.glossary_paths or not settings.project_extras or settings.encoder_model:
         _fail("prebuild ships the bundled glossary (with extras) and model only", ExitCode.USAGE)
     bot = _bot(rebuild=True, progress=True)
-    shipped = prebuilt.write(bot.retriever.vectors, bot.calibration)
+    sentences = bot.sentences.vectors if bot.sentences is not None else None
+    shipped = prebuilt.write(bot.retriever.vectors, bot.calibration, sentences=sentences)
     typer.echo(f"prebuilt index for {shipped.encoder_id} written to {prebuilt.FOLDER}", err=True)
 
 

@@ -22,6 +22,7 @@ from bot.search.calibration import Calibration
 from bot.search.evidence import MAX_COMPARED, Evidence, Retrieval, retrieve
 from bot.search.loading import Loaded, read_glossary, ready
 from bot.search.retrieval import Hit, Retriever
+from bot.search.sentences import SentenceIndex
 from bot.settings import Settings
 from bot.understand import dialogue
 from bot.understand.clean import Cleaned, clean
@@ -48,8 +49,9 @@ class GlossaryBot:
         calibration: Calibration,
         settings: Settings,
         comparisons: bool = True,
+        sentences: SentenceIndex | None = None,
     ) -> None:
-        self._loaded = Loaded(glossary, retriever, calibration)
+        self._loaded = Loaded(glossary, retriever, calibration, sentences)
         self._reload_lock = threading.Lock()
         self.comparisons = comparisons
         self.settings = settings
@@ -79,6 +81,11 @@ class GlossaryBot:
     @property
     def calibration(self) -> Calibration:
         return self._loaded.calibration
+
+    @property
+    def sentences(self) -> SentenceIndex | None:
+        """Every entry sentence's vector, for advice (``bot.search.remedies``)."""
+        return self._loaded.sentences
 
     @property
     def citations(self) -> dialogue.CitationIndex:
@@ -115,7 +122,9 @@ class GlossaryBot:
             glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress, status=status
         )
         pruning.prune(settings.cache_dir, settings.cache_keep)  # what was just served is the newest
-        return cls(loaded.glossary, loaded.retriever, loaded.calibration, settings)
+        return cls(
+            loaded.glossary, loaded.retriever, loaded.calibration, settings, sentences=loaded.sentences
+        )
 
     def reload(self, status: BuildStatus | None = None) -> bool:
         """Read the configured glossary again and swap it in with its index, only if both load.

@@ -48,4 +48,6 @@ def variant_bot(bot: GlossaryBot, name: str) -> GlossaryBot:
         retriever = Retriever(base.entries, base.encoder, vectors, options)
     else:
         retriever = base.with_options(options)
-    return GlossaryBot(bot.glossary, retriever, bot.calibration, bot.settings, comparisons=comparisons)
+    return GlossaryBot(
+        bot.glossary, retriever, bot.calibration, bot.settings, comparisons, bot.sentences
+    )

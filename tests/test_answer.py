@@ -15,6 +15,7 @@ from bot.reply.cards import MAX_RELATED, detail_card, entry_card, fields, first_
 from bot.reply.comparison import compare, comparison_card
 from bot.reply.decline import decline
 from bot.reply.follow_up import aspect_card
+from bot.reply.titles import document_title
 from bot.search.names import named_entry
 from bot.search.retrieval import Hit
 from bot.understand.dialogue import CitationIndex
@@ -108,7 +109,8 @@ def test_english_card_leads_with_the_first_sentence_and_keeps_hindi_for_details(
     assert entry.definition_hi not in quick and entry.usage_en not in quick
     for text in (entry.usage_en, entry.example_en, entry.definition_hi, entry.usage_hi, entry.example_hi):
         assert escape_md(text) in details
-    assert f"[{glossary.title(entry.source.document)}, line {entry.source.line}](source/" in quick
+    title = document_title(glossary, entry.source.document, "en")
+    assert f"[{title}, line {entry.source.line}](source/" in quick
     assert "<" not in quick + details  # no HTML: copied into tickets as it is
 
 

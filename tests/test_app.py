@@ -60,7 +60,7 @@ def test_reply_is_the_answer_then_a_titled_sources_block(bot):
 @pytest.mark.model
 def test_hindi_answer_has_a_hindi_sources_title(bot):
     answer = bot.answer("ओवरफिटिंग क्या है?")
-    assert callbacks.reply_messages(answer, bot.glossary)[-1]["metadata"]["title"] == "स्रोत · Sources"
+    assert callbacks.reply_messages(answer, bot.glossary)[-1]["metadata"]["title"] == "स्रोत"
 
 
 @pytest.mark.model

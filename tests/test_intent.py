@@ -81,7 +81,7 @@ def test_part_of_a_longer_name_is_a_near_miss(bot) -> None:
 def test_problem_question_lists_the_entries_whose_text_addresses_it(bot) -> None:
     """A problem no entry names, whose fix an entry's usage text states, is answered with that entry
     and its sentence; a how-to question the glossary says nothing about is still declined."""
-    question = "why does my GPU run out of memory with long sequences"  # the issue's "out of GPU memory"
+    question = "my model does badly even on the training data, what should I do"
     reply = bot.answer(question)
     assert not reply.abstained and reply.citations and reply.label is None
     first = bot.glossary.get(reply.entry_ids[0])

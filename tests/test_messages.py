@@ -13,6 +13,7 @@ import pytest
 from bot.records import Vote
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import MESSAGES, t
+from bot.search.sentences import FIELDS as SENTENCE_FIELDS
 from bot.understand.cues import SMALL_TALK
 from bot.understand.text import SIDES
 
@@ -29,6 +30,7 @@ DYNAMIC = {
     # GlossaryIdentity.say: the replies that name the glossary
     "reply": ["which_term", "empty_question", *(f"small_talk_{k}" for k in SMALL_TALK)],
     "key": [*FIELDS, "opposite_of", "no_opposite"],  # answer._comparison_rows, answer.opposite
+    "closest.field": list(SENTENCE_FIELDS),  # card.advice_line: the field a sentence comes from
 }
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from bot.core import GlossaryBot
 from bot.search import calibration, prebuilt
+from bot.search.sentences import SENTENCE_RECIPE, sentence_passages
 from bot.settings import Settings
 from glossary import load_glossary
 from index.passages import RECIPE, glossary_passages
@@ -55,13 +56,34 @@ def test_a_fresh_cache_serves_the_shipped_index_without_encoding(tmp_path, monke
     encoder = CountingEncoder("enc")
     passages = glossary_passages(list(glossary.entries))
     vectors = VectorIndex.build(passages, encoder, glossary.content_hash, RECIPE)
-    prebuilt.write(vectors, calibration.shipped(), tmp_path / "prebuilt")
+    _, said = sentence_passages(list(glossary.entries))
+    sentences = VectorIndex.build(said, encoder, glossary.content_hash, SENTENCE_RECIPE)
+    prebuilt.write(vectors, calibration.shipped(), tmp_path / "prebuilt", sentences)
     monkeypatch.setattr(prebuilt, "FOLDER", tmp_path / "prebuilt")
     encoder.texts.clear()
     bot = GlossaryBot.load(Settings(cache_dir=tmp_path / "cache"), encoder=encoder)
     assert encoder.texts == []
     assert not (tmp_path / "cache" / "indexes").exists()
     assert bot.retriever.vectors.manifest.faiss_sha256 == vectors.manifest.faiss_sha256
+    assert bot.sentences is not None
+    assert bot.sentences.vectors.manifest.faiss_sha256 == sentences.manifest.faiss_sha256
+
+
+def test_a_damaged_or_mismatched_shipped_sentence_index_is_built_instead(tmp_path, caplog):
+    folder, passages = _shipped(tmp_path)
+    said = _passages(["gamma"])
+    encoder = CountingEncoder("enc")
+    sentences = VectorIndex.build(said, encoder, "g1", SENTENCE_RECIPE)
+    vectors = VectorIndex.build(passages, encoder, "g1", RECIPE)
+    prebuilt.write(vectors, calibration.shipped(), folder, sentences)
+    assert prebuilt.load_sentences("g1", encoder, said, Settings(), folder) is not None
+    assert prebuilt.load_sentences("g1", encoder, _passages(["gamma", "delta"]), Settings(), folder) is None
+    damaged = folder / prebuilt.SENTENCES_DIR / FAISS_FILE
+    data = bytearray(damaged.read_bytes())
+    data[-1] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    assert prebuilt.load_sentences("g1", encoder, said, Settings(), folder) is None
+    assert "sentence index" in caplog.text
 
 
 @pytest.mark.model
@@ -78,3 +100,7 @@ def test_the_prebuilt_index_is_what_a_build_here_gives(tmp_path, settings):
     assert fitted.options == built.calibration.options
     assert fitted.threshold == pytest.approx(built.calibration.threshold, abs=1e-6)
     assert fitted.correct.coef == pytest.approx(built.calibration.correct.coef, abs=1e-6)
+    _, said = sentence_passages(list(built.glossary.entries))
+    sentences = prebuilt.load_sentences(built.glossary.content_hash, built.encoder, said, fresh)
+    assert sentences is not None and built.sentences is not None, "run `make prebuilt`"
+    assert sentences.manifest.faiss_sha256 == built.sentences.vectors.manifest.faiss_sha256

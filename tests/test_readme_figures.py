@@ -78,3 +78,39 @@ def test_the_readme_shows_the_recorded_suggestion_times(glossary):
     written = f"p50 {times['p50_ms']:.3f} ms, p95 {times['p95_ms']:.3f} ms, max {times['max_ms']:.2f} ms"
     assert written in " ".join(README.split()), f"README lacks {glossary}: {written}"
     assert SUGGEST["command"] in " ".join(README.split())
+
+
+ADVICE = json.loads((REPO / "benchmarks" / "ADVICE.json").read_text(encoding="utf-8"))
+ADVICE_SECTION = README[README.index("### Advice: how-to and problem questions") : README.index("## The app")]
+
+
+def test_the_readme_shows_the_recorded_advice_cut_off_and_its_sweep():
+    chosen = ADVICE["sentence_search"]["chosen"]
+    row = (
+        f"| **{chosen['cut_off']:.3f}** (chosen) | {chosen['precision']:.3f} | {chosen['recall']:.3f} | "
+        f"{chosen['declines']:.3f} | {chosen['f1']:.3f} |"
+    )
+    assert row in ADVICE_SECTION, row
+    sweep = {(r["cut_off"], r["behind"]): r for r in ADVICE["sentence_search"]["sweep"]}
+    for line in ADVICE_SECTION.splitlines():
+        if line.startswith("| 0.") and "(chosen)" not in line:
+            cut = float(line.split("|")[1])
+            r = sweep[(cut, chosen["behind"])]
+            figures = [r[k] for k in ("precision", "recall", "declines", "f1")]
+            assert line == f"| {cut:.3f} | " + " | ".join(f"{f:.3f}" for f in figures) + " |"
+
+
+@pytest.mark.parametrize("group", ["en", "hi", "hinglish", "all"])
+def test_the_readme_shows_the_recorded_advice_answers(group):
+    a = ADVICE["answers"][group]
+    row = (
+        f"| {group} | {a['questions']} | {a['precision']:.3f} | {a['answered']:.3f} | "
+        f"{a['honest_declines']:.3f} | {a['leads_with_advice']:.3f} |"
+    )
+    assert row in ADVICE_SECTION, row
+
+
+def test_the_readme_names_the_advice_command_date_and_load():
+    assert ADVICE["command"] in ADVICE_SECTION
+    when = f"{ADVICE['date'][:10]}, load average {ADVICE['load_average_1m']}"
+    assert when in " ".join(ADVICE_SECTION.split())

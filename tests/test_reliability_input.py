@@ -325,7 +325,7 @@ def test_cli_internal_error_is_one_line_and_exit_1(monkeypatch):
         def pinned(self):
             return self
 
-        def answer(self, question):
+        def answer(self, question, preferred=None):
             raise ZeroDivisionError("boom")
 
     monkeypatch.setattr(cli, "_bot", lambda **_: Broken())

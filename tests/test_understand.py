@@ -24,7 +24,7 @@ QUESTIONS = {
     "what is the opposite of overfitting?": "opposite",
     "hello": "small talk",
     "is a GPU required for training?": "faq",
-    "why does my GPU run out of memory with long sequences": "remedy",
+    "my model does badly even on the training data, what should I do": "remedy",
     "what is attention": "near miss",
     "how do I bake bread": "declined",
     "?!? ...": "declined",

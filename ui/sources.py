@@ -20,6 +20,7 @@ from fastapi.routing import APIRoute
 from bot.core import GlossaryBot
 from bot.markdown import SOURCE_ROUTE
 from bot.reply.messages import t
+from bot.reply.titles import document_title
 from glossary import Glossary, GlossaryEntry
 from glossary.sources import entry_end, excerpt
 
@@ -75,6 +76,13 @@ def _rows(entries: list[GlossaryEntry], line: int) -> str | None:
     return _lines_html([(e.source.line, f"{e.term} — {e.definition_hi}") for e in near], line, line)
 
 
+def _both_titles(glossary: Glossary, document: str) -> str:
+    """The document's own title and, when it has one, its English name: the page has no interface
+    language of its own (a citation link is the same from either interface)."""
+    own, english = (document_title(glossary, document, lang) for lang in ("hi", "en"))
+    return own if own == english else f"{own} · {english}"
+
+
 def source_routes(bot: GlossaryBot) -> list[APIRoute]:
     def source(document: str, line: int = Query(ge=1)) -> HTMLResponse:
         """The cited lines of a glossary's source document, the cited one highlighted."""
@@ -86,7 +94,7 @@ def source_routes(bot: GlossaryBot) -> list[APIRoute]:
         cited = next((e.id for e in entries if e.source.line == line), None)
         back = f"../?entry={quote(cited, safe='')}" if cited else "../"
         page = _PAGE.format(
-            title=html.escape(glossary.title(document)),
+            title=html.escape(_both_titles(glossary, document)),
             document=html.escape(document),
             body=body,
             back=html.escape(back),

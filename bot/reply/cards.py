@@ -22,6 +22,7 @@ from bot.markdown import escape_md, source_target
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import t
 from bot.reply.provenance import voice
+from bot.reply.titles import document_title
 from bot.search.retrieval import Hit
 from bot.understand.text import Lang, Side, other, side
 from glossary import Glossary, GlossaryEntry, Source
@@ -52,7 +53,7 @@ def cite(source: Source, lang: Lang, glossary: Glossary) -> str:
 
 
 def source_link(source: Source, lang: Lang, glossary: Glossary) -> str:
-    title = escape_md(glossary.title(source.document))
+    title = escape_md(document_title(glossary, source.document, side(lang)))
     return f"[{title}, {t('line', lang)} {source.line}]({source_target(source)})"
 
 

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 from bot.markdown import escape_md
 from bot.reply.answer import Answer, cited_answer
-from bot.reply.cards import source_link, suggest, term
+from bot.reply.cards import snippet, source_link, suggest, term
 from bot.reply.context import Context
 from bot.reply.messages import t
 from bot.search.remedies import Remedy
-from bot.understand.text import Lang, side
+from bot.understand.text import Lang, Side, other, side
 from glossary import Glossary
 
 
@@ -22,7 +22,7 @@ def remedy_answer(
     sentence that does, so the asker sees why it is offered (not a definition of what was asked)."""
     first = side(lang)
     lines = [
-        f"- **{escape_md(term(r.entry, first))}** — {escape_md(r.sentence)} "
+        f"- **{escape_md(term(r.entry, first))}** — {escape_md(r.sentence.text)} "
         f"({source_link(r.entry.source, lang, glossary)})"
         for r in found
     ]
@@ -34,8 +34,21 @@ def remedy_answer(
         [],
         suggest(entries, [], glossary),
         notice,
+        _other_language(found, first),
         kind="remedy",
-    ).model_copy(update={"advice": {r.entry.id: r.sentence for r in found}})
+    ).model_copy(update={"advice": {r.entry.id: r.sentence.text for r in found}})
+
+
+def _other_language(found: Sequence[Remedy], first: Side) -> str:
+    """The offered entries and their advice in the other language, one click away (the app's
+    collapsed Details)."""
+    second = other(first)
+    rows = [
+        f"- **{escape_md(term(r.entry, second))}** — "
+        + (escape_md(r.translation.text) if r.translation else snippet(r.entry, second))
+        for r in found
+    ]
+    return "\n".join([f"#### {t('other', first)}", *rows])
 
 
 def reply(ctx: Context) -> Answer:

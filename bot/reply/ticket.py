@@ -86,7 +86,7 @@ def _lead(answer: Answer, entries: Sequence[GlossaryEntry], glossary: Glossary, 
     if answer.kind in _CARD_KINDS and entries:
         entry = entries[0]
         lines = [_name(entry, lang), _summary(entry, lang)]
-        usage = _field(entry, "usage", lang)
+        usage = answer.advice.get(entry.id) or _field(entry, "usage", lang)
         if how_to and usage:
             lines.append(f"{t('usage', lang)}: {usage}")
         return lines

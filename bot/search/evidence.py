@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from bot.search.loading import Loaded
 from bot.search.memo import memoized
-from bot.search.names import antonym, named_entry
+from bot.search.names import antonym, is_only_name, named_entry
 from bot.search.remedies import Remedy, remedies
 from bot.search.retrieval import Hit, Ranking, Retriever
 from bot.settings import Settings
@@ -61,7 +63,7 @@ def retrieve(
     retriever, calibration = loaded.retriever, loaded.calibration
     ranking = retriever.rank(query.reading)
     hits = retriever.hits(ranking, max(k, MIN_RANKED), first)
-    pair, missing = compared(retriever, query.sides if comparisons else None)
+    pair, missing = compared(retriever, query.sides if comparisons else None, query.choice)
     if pair:
         rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
         hits = [h.model_copy(update={"rank": i}) for i, h in enumerate(pair + rest, start=1)]
@@ -88,16 +90,19 @@ def named_by(retriever: Retriever, text: Reading) -> Hit | None:
 
 
 def compared(
-    retriever: Retriever, sides: tuple[Reading, ...] | None
+    retriever: Retriever, sides: tuple[Reading, ...] | None, choice: bool = False
 ) -> tuple[list[Hit] | None, tuple[str, ...]]:
     """For "X vs Y (vs Z)" questions, the entry each side names (None if not a comparison), and
-    the sides that name no entry (said in the answer, never dropped silently)."""
+    the sides that name no entry (said in the answer, never dropped silently). A ``choice`` ("X or
+    Y", "kam ya zyada") is a comparison only when every side is an entry's name and nothing more."""
     if sides is None:
         return None, ()
     picked: list[Hit] = []
     missing: list[str] = []
     for side in sides:
         best = named_by(retriever, side)
+        if choice and (best is None or not is_only_name(side, best.entry)):
+            return None, ()
         if best is None:
             missing.append(side.text)
             continue
@@ -132,8 +137,9 @@ class Evidence:
 
     @memoized
     def faq(self) -> FaqItem | None:
-        """The FAQ item that answers a how-to or problem question, if one does."""
-        if not self.query.how_to:
+        """The FAQ item that answers a how-to or problem question, if one does ("batch or epoch?"
+        compares two entries instead)."""
+        if not self.query.how_to or (self.query.choice and self.found.comparison):
             return None
         return self.loaded.faq.match(self.query.text, self.loaded.retriever.encoder)
 
@@ -158,8 +164,19 @@ class Evidence:
     @memoized
     def remedies(self) -> list[Remedy]:
         """For a how-to or problem question, the entries whose own text addresses it (their
-        sentences in the answer's language where that side says it); empty for any other question."""
-        ranking = self.found.ranking
-        if not self.query.how_to or ranking is None:
+        sentences in the answer's language); empty for any other question."""
+        vector = self.question_vector
+        index = self.loaded.sentences
+        if not self.query.how_to or vector is None or index is None:
             return []
-        return remedies(self.query.reading, ranking, self.loaded.retriever, self.lang)
+        return remedies(vector, index, self.loaded.glossary, self.lang)
+
+    @memoized
+    def question_vector(self) -> np.ndarray | None:
+        """The question's query vector, as its ranking made it (None for a question with no words)."""
+        ranking = self.found.ranking
+        if ranking is None:
+            return None
+        if ranking.vector is not None:
+            return ranking.vector
+        return self.loaded.retriever.encode([self.query.reading])[0]

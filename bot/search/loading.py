@@ -16,6 +16,7 @@ from bot.search import prebuilt
 from bot.search.calibration import Calibration, load_or_fit
 from bot.search.faq import FaqIndex
 from bot.search.retrieval import Retriever
+from bot.search.sentences import SENTENCE_RECIPE, SentenceIndex, sentence_passages
 from bot.settings import Settings
 from bot.understand.dialogue import CitationIndex
 from glossary import Glossary, GlossaryError, load_glossary
@@ -37,6 +38,9 @@ class Loaded:
     glossary: Glossary
     retriever: Retriever
     calibration: Calibration
+    #: Every entry sentence's vector (None where a caller made a bot without them: advice is then
+    #: looked for in whole fields only).
+    sentences: SentenceIndex | None = None
 
     @cached_property
     def citations(self) -> CitationIndex:
@@ -91,10 +95,46 @@ def ready(
         retriever, calibration = _built(
             glossary, passages, encoder, settings, rebuild_index, progress, status
         )
+    sentences = _sentence_index(glossary, encoder, settings, rebuild_index, progress, status)
     options = calibration.options
     if settings.fusion_weights:
         options = options.model_copy(update=settings.fusion_weights)
-    return Loaded(glossary, retriever.with_options(options), calibration)
+    return Loaded(glossary, retriever.with_options(options), calibration, sentences)
+
+
+def _sentence_index(
+    glossary: Glossary,
+    encoder: Encoder,
+    settings: Settings,
+    rebuild: bool,
+    progress: bool,
+    status: BuildStatus | None,
+) -> SentenceIndex:
+    """The entries' sentence vectors: the shipped ones for the bundled glossary, else the saved ones,
+    else built through the embedding store (a one-sentence field's vector is already stored) and saved."""
+    sentences, passages = sentence_passages(list(glossary.entries))
+    shipped = None if rebuild else prebuilt.load_sentences(glossary.content_hash, encoder, passages, settings)
+    if shipped is not None:
+        return SentenceIndex(tuple(sentences), shipped)
+    status = status or BuildStatus()
+    workers = settings.build_threads or cores()
+    store = EmbeddingStore(settings.cache_dir / STORE_FILE)
+    builder = BuildEncoder(encoder, store, status, progress, bulk.lazy(encoder, settings.cache_dir, workers))
+    with threads(encoder, workers):
+        status.begin(f"encoding the sentences of {glossary}")
+        vectors = load_or_build(
+            settings.cache_dir / INDEX_DIR,
+            passages,
+            builder,
+            glossary.content_hash,
+            SENTENCE_RECIPE,
+            rebuild=rebuild,
+            ann_threshold=settings.ann_threshold,
+            nprobe=settings.ann_nprobe,
+        )
+    if builder.encoded:
+        builder.prune()
+    return SentenceIndex(tuple(sentences), vectors)
 
 
 def _built(

@@ -74,8 +74,19 @@ def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     words = reading_of(question).topic_words
     if not 0 < len(words) <= BARE_TERM_WORDS:
         return False
+    return not _all_in_names(words, entry)
+
+
+def is_only_name(text: Reading | str, entry: GlossaryEntry) -> bool:
+    """``text`` says ``entry``'s name and nothing more, whatever its length ("weight decay", not
+    "learning rate kam kare"): the side of an "X or Y" question that makes it a comparison."""
+    words = reading_of(text).topic_words
+    return bool(words) and _all_in_names(words, entry) and not only_part_of_name(text, entry)
+
+
+def _all_in_names(words: Sequence[str], entry: GlossaryEntry) -> bool:
     name_words = set(tokens(" ".join(entry.names)))
-    return not all(any(fuzz.ratio(w, n) >= NAME_WORD_MATCH for n in name_words) for w in words)
+    return all(any(fuzz.ratio(w, n) >= NAME_WORD_MATCH for n in name_words) for w in words)
 
 
 def _spellings(words: Sequence[str]) -> tuple[str, ...]:

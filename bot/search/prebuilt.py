@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from bot.search.calibration import VERSION, Calibration
+from bot.search.sentences import SENTENCE_RECIPE
 from bot.settings import Settings
 from glossary.files import atomic_write
 from index.encoders.base import Encoder
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 FOLDER = Path(__file__).parents[1] / "data" / "prebuilt"
 PROVENANCE_FILE = "provenance.json"
 CALIBRATION_FILE = "calibration.json"
+#: The sentence index (``bot.search.sentences``) ships in a folder of its own inside FOLDER.
+SENTENCES_DIR = "sentences"
 
 
 class Provenance(BaseModel):
@@ -41,6 +44,8 @@ class Provenance(BaseModel):
     calibration_version: int
     #: The FAISS file's checksum: the calibration was fitted on exactly these vectors.
     vectors_sha256: str
+    #: The sentence index's FAISS checksum (None: none shipped, it is built at the first start).
+    sentences_sha256: str | None = None
 
     def describes(self, glossary_hash: str, encoder_id: str) -> bool:
         return (
@@ -49,6 +54,15 @@ class Provenance(BaseModel):
             and self.recipe == RECIPE
             and self.calibration_version == VERSION
         )
+
+
+def _provenance(folder: Path, glossary_hash: str, encoder: Encoder) -> Provenance | None:
+    """The shipped provenance when it describes this glossary and encoder."""
+    try:
+        provenance = Provenance.model_validate_json((folder / PROVENANCE_FILE).read_bytes())
+    except (OSError, ValidationError):
+        return None
+    return provenance if provenance.describes(glossary_hash, encoder.id) else None
 
 
 def load(
@@ -61,11 +75,8 @@ def load(
     """The shipped index and calibration (in ``folder``, default ``FOLDER``) if they are this
     glossary's with this encoder; else None."""
     folder = folder or FOLDER
-    try:
-        provenance = Provenance.model_validate_json((folder / PROVENANCE_FILE).read_bytes())
-    except (OSError, ValidationError):
-        return None
-    if not provenance.describes(glossary_hash, encoder.id):
+    provenance = _provenance(folder, glossary_hash, encoder)
+    if provenance is None:
         return None  # another glossary or encoder: nothing to say, it is built as usual
     wanted = Wanted.of(passages, glossary_hash, encoder, RECIPE, settings.ann_threshold, settings.ann_nprobe)
     vectors = wanted.load(folder)
@@ -81,12 +92,43 @@ def load(
     return vectors, calibration
 
 
-def write(vectors: VectorIndex, calibration: Calibration, folder: Path | None = None) -> Provenance:
+def load_sentences(
+    glossary_hash: str,
+    encoder: Encoder,
+    passages: list[Passage],
+    settings: Settings,
+    folder: Path | None = None,
+) -> VectorIndex | None:
+    """The shipped sentence index (``bot.search.sentences``) if it is this glossary's with this
+    encoder and verifies; else None."""
+    folder = folder or FOLDER
+    provenance = _provenance(folder, glossary_hash, encoder)
+    if provenance is None or provenance.sentences_sha256 is None:
+        return None
+    wanted = Wanted.of(
+        passages, glossary_hash, encoder, SENTENCE_RECIPE, settings.ann_threshold, settings.ann_nprobe
+    )
+    vectors = wanted.load(folder / SENTENCES_DIR)
+    if vectors is None or vectors.manifest.faiss_sha256 != provenance.sentences_sha256:
+        log.warning("the prebuilt sentence index in %s does not verify; building it instead", folder)
+        return None
+    return vectors
+
+
+def write(
+    vectors: VectorIndex,
+    calibration: Calibration,
+    folder: Path | None = None,
+    sentences: VectorIndex | None = None,
+) -> Provenance:
     """Ship ``vectors`` and the ``calibration`` fitted on them (from a fresh build) in ``folder``
-    (default ``FOLDER``)."""
+    (default ``FOLDER``), and the ``sentences`` index when given."""
     folder = folder or FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     vectors.save(folder)
+    if sentences is not None:
+        (folder / SENTENCES_DIR).mkdir(exist_ok=True)
+        sentences.save(folder / SENTENCES_DIR)
     manifest = vectors.manifest
     atomic_write(folder / CALIBRATION_FILE, calibration.model_dump_json(indent=1).encode(), mode=0o644)
     provenance = Provenance(
@@ -95,6 +137,7 @@ def write(vectors: VectorIndex, calibration: Calibration, folder: Path | None = 
         recipe=manifest.recipe,
         calibration_version=calibration.version,
         vectors_sha256=manifest.faiss_sha256,
+        sentences_sha256=None if sentences is None else sentences.manifest.faiss_sha256,
     )
     atomic_write(folder / PROVENANCE_FILE, provenance.model_dump_json(indent=1).encode(), mode=0o644)
     return provenance

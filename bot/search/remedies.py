@@ -1,94 +1,107 @@
-"""Entries whose own text addresses a problem ("why does my loss become NaN?", "GPU out of memory").
+"""Entries whose own text addresses a how-to or problem question, found by meaning, sentence by sentence.
 
-A problem question that no FAQ answers and no entry names is still answerable when the glossary
-says, in an entry's usage, example or notes, what to do about it or what to watch for. Such an
-entry is offered when both kinds of evidence agree: its usage/example fields are among the closest
-by meaning (the index's e5 vectors, no extra encoding of the glossary), and one of its sentences
-mentions a distinctive word of the question (after the bot's spelling correction, Hinglish glosses
-and romanized Hindi). Nothing here is about machine learning: the words come from the question and
-the glossary.
+A problem question that no FAQ answers and no entry names ("GPU out of memory with a large batch")
+is still answerable when one of an entry's sentences (usage, caution, example, definition) says what
+to do about it. The question's vector (the one its ranking already made: no extra encoding) is
+compared with every entry sentence (``bot.search.sentences``); an entry is offered when its closest
+sentence reaches MIN_COSINE. Nothing here is about machine learning: the sentences are the glossary's.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import regex
 
-from bot.search.lexical import romanized
-from bot.search.retrieval import Ranking, Retriever
-from bot.understand.query import Reading
-from bot.understand.text import Lang, Side, content_tokens, other, side
-from glossary import GlossaryEntry
+from bot.search.sentences import FIELDS, Sentence, SentenceIndex
+from bot.understand.text import Lang, Side, other, side
+from glossary import Glossary, GlossaryEntry
 
-#: The fields where a glossary says how an entry is used: the ones whose vectors are compared.
-USE_FIELDS = ("usage_en", "usage_hi", "example_en", "example_hi")
-#: Entries closest by meaning (over USE_FIELDS) among which a mention is looked for. Rank, not a
-#: cosine cut: e5 cosines of unrelated texts sit in a narrow band (0.80-0.84 on the bundled glossary).
-DENSE_POOL = 5
-#: Distinct distinctive words of the question an entry's use text must mention: one shared word is
-#: often chance ("results", or a Hindi adverb such as "जल्दी"), two say the text is about the problem.
-MIN_MENTIONED = 2
+#: Cosine (e5: the question's query vector against an entry sentence's passage vector) from which a
+#: sentence is taken to address the question. Chosen on the whole labelled set
+#: (benchmarks/data/advice.jsonl: how-to and problem questions in English, Hindi and Hinglish, and
+#: questions no entry answers), with MAX_BEHIND, as the pair with the best F1 of offered-entry
+#: precision and question recall (``python -m benchmarks.advice``: the sweep, the chosen figures in
+#: benchmarks/ADVICE.json and README "Advice"; a test holds these constants equal to that choice).
+#: e5 cosines of unrelated texts sit high (0.80-0.85), so the cut-off is a narrow band above them.
+MIN_COSINE = 0.865
+#: How far below the closest entry's cosine another entry may be and still be offered with it: a
+#: near tie. Chosen with MIN_COSINE (the same sweep): further down, the second and third entries
+#: offered are mostly not ones that answer.
+MAX_BEHIND = 0.005
 #: Entries offered at most.
 MAX_REMEDIES = 3
-#: A word used in the text of more than this share of the entries ("training", "model") says
-#: nothing about which entry addresses a problem, so mentioning it is no evidence.
-GENERIC_SHARE = 0.1
-_SENTENCE_END = regex.compile(r"(?<=[.!?।])\s+")
+#: Fields whose sentence a card opens with for a how-to question (the definition is already there).
+ADVICE_FIELDS = ("usage", "notes", "example")
 
 
 @dataclass(frozen=True)
 class Remedy:
-    """An entry that addresses the asked problem, and the sentence of its text that says so."""
+    """An entry that addresses the asked problem, the sentence of its text that says so (in the
+    answer's language) and how close that is."""
 
     entry: GlossaryEntry
-    sentence: str
+    sentence: Sentence
+    cosine: float
+    #: The same advice in the other language (shown one click away), None where that side has none.
+    translation: Sentence | None = None
 
 
-def _sentences(entry: GlossaryEntry, lang: Side) -> list[str]:
-    parts = [
-        getattr(entry, f"usage_{lang}"),
-        getattr(entry, f"example_{lang}"),
-        *getattr(entry, f"notes_{lang}"),
-    ]
-    return [s for p in parts if p for s in _SENTENCE_END.split(p) if s.strip()]
+def _prefer(sentence: Sentence) -> int:
+    return FIELDS.index(sentence.field)
 
 
-def _words(sentence: str) -> set[str]:
-    words = content_tokens(sentence)
-    return set(words) | set(romanized(words))
+def closest_per_entry(vector: np.ndarray, index: SentenceIndex) -> list[tuple[str, float]]:
+    """(entry id, cosine of its closest sentence in either language), closest first."""
+    scores = index.scores(vector)
+    best: dict[str, float] = {}
+    for sentence, score in zip(index.sentences, scores, strict=True):
+        best[sentence.entry_id] = max(best.get(sentence.entry_id, -1.0), float(score))
+    return sorted(best.items(), key=lambda item: -item[1])
 
 
-def _distinctive(words: Sequence[str], retriever: Retriever) -> set[str]:
-    """The question's words used by at most GENERIC_SHARE of the entries (the lexical index's IDF is
-    log(1 + entries / df), so that share is 1 / (e^IDF - 1)); words the glossary never uses count."""
-    idf = retriever.lexical.idf
-    return {w for w in words if w not in idf or 1 / math.expm1(idf[w]) <= GENERIC_SHARE}
-
-
-def remedies(question: Reading, ranking: Ranking, retriever: Retriever, lang: Lang) -> list[Remedy]:
-    """Entries whose usage, example or notes address ``question``, best first, each with the sentence
-    that does (in ``lang`` when that side says it); empty when the glossary says nothing about it.
-
-    ``ranking`` is the question's own (``retriever.rank``): its matched words and query vector are
-    read, not made again."""
-    keys = _distinctive(ranking.words, retriever)
-    columns = [retriever.field_kinds.index(k) for k in USE_FIELDS if k in retriever.field_kinds]
-    if not keys or not columns:
-        return []
-    vector = ranking.vector if ranking.vector is not None else retriever.encode([question])[0]
-    fields, _ = retriever.dense_scores(vector)
-    closeness = fields[:, columns].max(axis=1)
+def best_sentence(
+    vector: np.ndarray, index: SentenceIndex, entry_id: str, lang: Lang, fields: tuple[str, ...] = FIELDS
+) -> Sentence | None:
+    """The entry's sentence of ``fields`` in the answer's language closest to the question (ties: the
+    earlier field of FIELDS); None when the entry has none there."""
     first = side(lang)
-    found = []
-    for i in np.argsort(-closeness, kind="stable")[:DENSE_POOL]:
-        entry = retriever.entries[int(i)]
-        sentences = [s for half in (first, other(first)) for s in _sentences(entry, half)]
-        mentioned = [keys & _words(s) for s in sentences]
-        if len(set().union(*mentioned)) >= MIN_MENTIONED:
-            best = max(range(len(sentences)), key=lambda n: len(mentioned[n]))
-            found.append(Remedy(entry, sentences[best]))
-    return found[:MAX_REMEDIES]
+    scores = index.scores(vector)
+    mine = [
+        (float(scores[i]), -_prefer(s), i)
+        for i, s in enumerate(index.sentences)
+        if s.entry_id == entry_id and s.lang == first and s.field in fields
+    ]
+    return index.sentences[max(mine)[2]] if mine else None
+
+
+def offered(
+    closest: list[tuple[str, float]], cut_off: float = MIN_COSINE, behind: float = MAX_BEHIND
+) -> list[tuple[str, float]]:
+    """Of the entries closest first, those offered: at least ``cut_off``, at most ``behind`` below
+    the first, MAX_REMEDIES at most."""
+    if not closest:
+        return []
+    floor = max(cut_off, closest[0][1] - behind)
+    return [(entry_id, cosine) for entry_id, cosine in closest[:MAX_REMEDIES] if cosine >= floor]
+
+
+def remedies(vector: np.ndarray, index: SentenceIndex, glossary: Glossary, lang: Lang) -> list[Remedy]:
+    """Entries with a sentence that addresses the question (cosine at least MIN_COSINE), closest
+    first (near ties of the first only: :func:`offered`), each with its closest piece of advice in
+    ``lang``; empty when no sentence of the glossary does."""
+    found: list[Remedy] = []
+    for entry_id, cosine in offered(closest_per_entry(vector, index)):
+        sentence = _advice(vector, index, entry_id, side(lang))
+        if sentence is not None:
+            translation = _advice(vector, index, entry_id, other(side(lang)))
+            found.append(Remedy(glossary.get(entry_id), sentence, cosine, translation))
+    return found
+
+
+def _advice(vector: np.ndarray, index: SentenceIndex, entry_id: str, lang: Side) -> Sentence | None:
+    """An offered entry's sentence to show: its closest piece of advice (usage, caution, example) when
+    it has one, the definition being no answer to "what to do"; else its closest sentence."""
+    return best_sentence(vector, index, entry_id, lang, ADVICE_FIELDS) or best_sentence(
+        vector, index, entry_id, lang
+    )

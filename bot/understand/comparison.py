@@ -18,6 +18,9 @@ _FRAME = regex.compile(
     r"(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw|in)|b/w|btw|compare|comparison\s+of|"
     r"how\s+(?:is|are|does|do)|what\s+is|whats|which\s+is\s+better|which\s+one|differ)\b|\?"
 )
+#: The cues that only offer a choice ("X or Y", "kam ya zyada"): a comparison of two entries only
+#: when each side is an entry's name (decided by search, which knows the names).
+_CHOICE = regex.compile(r"(?i)\b(?:or|ya)\b|\bया\b")
 _SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*[/,&]\s*")
 _TRAILING = regex.compile(
     r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:है|hai)?$"
@@ -33,3 +36,9 @@ def split_comparison(text: str) -> tuple[str, ...] | None:
     core = _TRAILING.sub("", _FRAME.sub(" ", text).strip(" ?？।.!"))
     sides = tuple(s.strip(" ?？।.!") for s in _SPLIT.split(core) if s and s.strip(" ?？।.!"))
     return sides if len(sides) >= 2 else None
+
+
+def is_choice(text: str) -> bool:
+    """The question's only comparison cue is "or" / "ya" / "या": a choice ("lower the learning rate
+    or raise it?") unless both sides turn out to be entry names ("batch or epoch?")."""
+    return _CHOICE.search(text) is not None and not _CUE.search(_CHOICE.sub(" ", text))

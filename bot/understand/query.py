@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import regex
 
 from bot.understand.clean import Cleaned, clean
-from bot.understand.comparison import split_comparison
+from bot.understand.comparison import is_choice, split_comparison
 from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposite_topic, small_talk
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
 from bot.understand.text import (
@@ -105,12 +105,14 @@ class Query(Cleaned):
     follow_up: FollowUpCues | None
     #: "greeting", "thanks" or "identity" for small talk, else None.
     small_talk: str | None
-    #: A how-to or problem question ("how do I …", "why does …").
+    #: A how-to or problem question ("how do I …", "why does …", "kya karu").
     how_to: bool
     #: X, read, in "the opposite of X".
     opposite: Reading | None
     #: The things compared, read, in "X vs Y (vs Z)"; None when it is no comparison.
     sides: tuple[Reading, ...] | None
+    #: The sides are joined only by "or" / "ya": a comparison only if every side is an entry's name.
+    choice: bool = False
 
 
 def understand(question: str, max_chars: int) -> Query:
@@ -130,4 +132,5 @@ def understand(question: str, max_chars: int) -> Query:
         how_to=is_how_to(text),
         opposite=None if opposite is None else read(opposite),
         sides=None if sides is None else tuple(read(side) for side in sides),
+        choice=sides is not None and is_choice(text),
     )

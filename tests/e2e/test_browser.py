@@ -21,6 +21,7 @@ from playwright.sync_api import sync_playwright
 
 from bot.core import GlossaryBot
 from bot.records import Store
+from bot.reply.titles import document_title
 from tests.conftest import serving
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
@@ -156,7 +157,8 @@ def test_answer_shows_term_and_citation(page, bot, question, expected, citation)
     document, line = entry.source.rsplit(":", 1)
     text = _last_answer(page)
     assert expected in text
-    assert f"{bot.glossary.title(document)}, {citation} {line}" in text  # the document's title, not its file
+    title = document_title(bot.glossary, document, "hi" if citation == "पंक्ति" else "en")
+    assert f"{title}, {citation} {line}" in text  # the document's name in the answer's language, not its file
 
 
 def test_details_and_sources_are_one_click_away(page):
@@ -364,7 +366,7 @@ def test_citation_opens_the_source_lines(page, bot):
     _ask(page, "What is gradient clipping?")
     entry = bot.glossary.get("gradient-clipping")
     link = page.locator("#chat [data-testid=bot] a[href*='source/']").last
-    assert bot.glossary.title(entry.source.document) in link.inner_text()
+    assert document_title(bot.glossary, entry.source.document, "en") in link.inner_text()
     with page.context.expect_page() as opened:
         link.click()
     viewer = opened.value
