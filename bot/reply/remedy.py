@@ -48,7 +48,7 @@ def _other_language(found: Sequence[Remedy], first: Side) -> str:
         + (escape_md(r.translation.text) if r.translation else snippet(r.entry, second))
         for r in found
     ]
-    return "\n".join([f"#### {t('other', first)}", *rows])
+    return "\n".join([f"#### {t('language_name', second)}", *rows])
 
 
 def reply(ctx: Context) -> Answer:
