@@ -66,6 +66,8 @@ class Metrics(BaseModel):
     out_abstained: float | None
     in_abstained: float | None
     ece: float | None = None
+    #: in-scope questions answered (not declined) with the right first entry
+    answered_right: float | None = None
 
 
 def load_items(path: Path) -> list[EvalItem]:
@@ -146,6 +148,7 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         mrr=_mean([1.0 / r if r else 0.0 for r in ranks]),
         out_abstained=_mean([1.0 if o.abstained else 0.0 for o in outside]),
         in_abstained=_mean([1.0 if o.abstained else 0.0 for o in inside]),
+        answered_right=_mean([1.0 if o.first_right and not o.abstained else 0.0 for o in inside]),
         ece=expected_calibration_error(outcomes),
     )
 
@@ -197,6 +200,50 @@ def table(results: dict[str, dict[str, Metrics]]) -> str:
     lines.append(
         "R@1/R@5/MRR on in-scope questions; OOS↓ = out-of-scope declined; IN↓ = in-scope wrongly declined;"
         " ECE = expected calibration error of the confidence"
+    )
+    return "\n".join(lines)
+
+
+#: The languages askers use in the dev sets, each shown in the summary.
+SUMMARY_LANGS = ("en", "hi", "hinglish", "mixed")
+
+
+def summary_row(m: dict[str, Metrics]) -> dict[str, float | None]:
+    """One evaluation's headline figures: overall, and R@1 per asker's language."""
+    overall = m["overall"]
+    row: dict[str, float | None] = {
+        "recall_at_1": overall.recall_at_1,
+        "out_declined": overall.out_abstained,
+        "in_declined": overall.in_abstained,
+        "answered_right": overall.answered_right,
+        "ece": overall.ece,
+    }
+    for lang in SUMMARY_LANGS:
+        group = m.get(f"lang:{lang}")
+        row[f"recall_at_1_{lang}"] = group.recall_at_1 if group else None
+    return row
+
+
+SUMMARY_COLUMNS = (
+    ("R@1", "recall_at_1"),
+    *((f"R@1 {lang[:5]}", f"recall_at_1_{lang}") for lang in SUMMARY_LANGS),
+    ("OOS↓", "out_declined"),
+    ("IN↓", "in_declined"),
+    ("A&R", "answered_right"),
+    ("ECE", "ece"),
+)
+
+
+def summary_table(rows: dict[str, dict[str, float | None]]) -> str:
+    """One row per evaluation, its headline figures as columns (what ``make eval`` ends with)."""
+    head = f"{'glossary':<20}" + "".join(f" | {title:>9}" for title, _ in SUMMARY_COLUMNS)
+    lines = [head, "-" * len(head)]
+    for name, row in rows.items():
+        lines.append(f"{name:<20}" + "".join(f" | {_fmt(row.get(key)):>9}" for _, key in SUMMARY_COLUMNS))
+    lines.append(
+        "R@1 on in-scope questions (per asker's language after it); OOS↓ = out-of-scope declined; IN↓ ="
+        " in-scope wrongly declined; A&R = in-scope answered with the right first entry; ECE = expected"
+        " calibration error of the confidence"
     )
     return "\n".join(lines)
 
