@@ -78,3 +78,25 @@ def test_the_readme_shows_the_recorded_suggestion_times(glossary):
     written = f"p50 {times['p50_ms']:.3f} ms, p95 {times['p95_ms']:.3f} ms, max {times['max_ms']:.2f} ms"
     assert written in " ".join(README.split()), f"README lacks {glossary}: {written}"
     assert SUGGEST["command"] in " ".join(README.split())
+
+
+VIEWS = json.loads((REPO / "benchmarks" / "VIEWS.json").read_text(encoding="utf-8"))
+VIEW_COLUMNS = (
+    "recall_at_1",
+    "recall_at_1_en",
+    "recall_at_1_hi",
+    "recall_at_1_hinglish",
+    "recall_at_1_mixed",
+    "out_declined",
+    "in_declined",
+    "answered_right",
+    "ece",
+)
+
+
+@pytest.mark.parametrize("view", list(VIEWS["runs"]))
+def test_the_readme_shows_each_views_recorded_figures(view):
+    figures = VIEWS["runs"][view]
+    row = f"| {view} | " + " | ".join(f"{figures[key]:.3f}" for key in VIEW_COLUMNS) + " |"
+    assert row in README, f"README lacks the row of {view!r} in benchmarks/VIEWS.json: {row}"
+    assert f"`{VIEWS['command']}`" in README
