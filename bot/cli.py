@@ -375,6 +375,8 @@ def evaluate(
     results, outcomes = {}, {}
     for name in names:
         outcomes[name] = evaluation.run(items, evaluation.retrieve_with(variant_bot(bot, name)))
+        if name == "full":
+            outcomes[name] = evaluation.with_labels(outcomes[name], bot)
         results[name] = evaluation.grouped(outcomes[name])
     if save is not None:
         from glossary.files import atomic_write

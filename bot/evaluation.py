@@ -41,6 +41,15 @@ class Outcome(BaseModel):
     ranked_terms: list[str]
     abstained: bool
     confidence: float = 0.0
+    #: The answer's label ("exact", ...) and the entry its card shows, when answers were read.
+    label: str | None = None
+    shown: str | None = None
+    labelled: bool = False
+
+    @property
+    def exact_on_wrong_entry(self) -> bool:
+        """Labelled an exact match while the entry shown is not one asked for."""
+        return self.label == "exact" and self.shown not in self.item.expected
 
     @property
     def in_scope(self) -> bool:
@@ -68,6 +77,8 @@ class Metrics(BaseModel):
     ece: float | None = None
     #: in-scope questions answered (not declined) with the right first entry
     answered_right: float | None = None
+    #: answers labelled an exact match on a wrong entry (a count; None when answers were not read)
+    exact_wrong: int | None = None
 
 
 def load_items(path: Path) -> list[EvalItem]:
@@ -105,6 +116,22 @@ def retrieve_with(bot: Retrieves, k: int = 5) -> RetrieveFn:
     return retrieve
 
 
+class Answers(Protocol):
+    """What reading the answers needs of a bot (``GlossaryBot.answer``)."""
+
+    def answer(self, question: str) -> Any: ...
+
+
+def with_labels(outcomes: list[Outcome], bot: Answers) -> list[Outcome]:
+    """The outcomes with each question's answer label and the entry its card shows (the first cited)."""
+    labelled = []
+    for o in outcomes:
+        answer = bot.answer(o.item.query)
+        shown = answer.citations[0].term if answer.citations else None
+        labelled.append(o.model_copy(update={"label": answer.label, "shown": shown, "labelled": True}))
+    return labelled
+
+
 def run(items: Iterable[EvalItem], retrieve: RetrieveFn) -> list[Outcome]:
     """``retrieve`` maps a query to (ranked term headings, abstained, confidence)."""
     outcomes = []
@@ -133,6 +160,12 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _exact_wrong(outcomes: list[Outcome]) -> int | None:
+    if not any(o.labelled for o in outcomes):
+        return None
+    return sum(o.exact_on_wrong_entry for o in outcomes)
+
+
 def metrics(outcomes: list[Outcome]) -> Metrics:
     inside = [o for o in outcomes if o.in_scope]
     outside = [o for o in outcomes if not o.in_scope]
@@ -150,6 +183,7 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         in_abstained=_mean([1.0 if o.abstained else 0.0 for o in inside]),
         answered_right=_mean([1.0 if o.first_right and not o.abstained else 0.0 for o in inside]),
         ece=expected_calibration_error(outcomes),
+        exact_wrong=_exact_wrong(outcomes),
     )
 
 
@@ -173,6 +207,8 @@ def worst_misses(outcomes: list[Outcome], n: int = 10) -> list[Outcome]:
 
 
 def _fmt(value: float | None) -> str:
+    if isinstance(value, int):
+        return str(value)
     return "   -" if value is None else f"{value:.3f}"
 
 
@@ -217,6 +253,7 @@ def summary_row(m: dict[str, Metrics]) -> dict[str, float | None]:
         "in_declined": overall.in_abstained,
         "answered_right": overall.answered_right,
         "ece": overall.ece,
+        "exact_wrong": overall.exact_wrong,
     }
     for lang in SUMMARY_LANGS:
         group = m.get(f"lang:{lang}")
@@ -231,6 +268,7 @@ SUMMARY_COLUMNS = (
     ("IN↓", "in_declined"),
     ("A&R", "answered_right"),
     ("ECE", "ece"),
+    ("exact✗", "exact_wrong"),
 )
 
 
@@ -243,7 +281,7 @@ def summary_table(rows: dict[str, dict[str, float | None]]) -> str:
     lines.append(
         "R@1 on in-scope questions (per asker's language after it); OOS↓ = out-of-scope declined; IN↓ ="
         " in-scope wrongly declined; A&R = in-scope answered with the right first entry; ECE = expected"
-        " calibration error of the confidence"
+        " calibration error of the confidence; exact✗ = answers labelled an exact match on a wrong entry"
     )
     return "\n".join(lines)
 
