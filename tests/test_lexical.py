@@ -57,3 +57,16 @@ def test_bm25_finds_devanagari_alias(lexical):
 def test_unknown_share(lexical):
     assert lexical.unknown_share(["docker", "kubernetes", "gradient"]) == pytest.approx(2 / 3)
     assert lexical.unknown_share(["42"]) == 0.0
+
+
+def test_words_in_a_script_the_glossary_never_writes_are_no_evidence_either_way():
+    """An English-only glossary cannot know Hindi words: "ओवरफिटिंग क्या होता है" asked of it is judged
+    by its other evidence, not declined for words in a script the glossary never uses."""
+    from glossary.views import glossary_view
+
+    english = LexicalIndex(list(glossary_view(load_glossary().without_project_extras(), "en").entries))
+    assert english.unknown_share(["ओवरफिटिंग", "overfitting"]) == 0.0
+    assert english.unknown_share(["ओवरफिटिंग", "biryani"]) == 1.0
+    assert english.unknown_share(["ओवरफिटिंग"]) == 0.0
+    bilingual = LexicalIndex(list(load_glossary().without_project_extras().entries))
+    assert bilingual.unknown_share(["बिरयानी", "overfitting"]) == 0.5
