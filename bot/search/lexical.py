@@ -104,6 +104,13 @@ class LexicalIndex:
         #: neither, so no decision depends on them.
         self.known = frozenset(t for words in own for t in words)
         self._romanized = frozenset(t for view in views for t in view)
+        # A glossary without English definitions has its English terms in Devanagari ("ट्रेनिंग"): an
+        # English word asked of it is known when it sounds like one of them. (With English text of
+        # its own, the English word itself is looked for.)
+        english = any(e.definition_en for e in self.entries)
+        self._sounds = frozenset(
+            () if english else (_consonants(t) for t in self._romanized if len(t) >= MIN_FUZZY_LEN)
+        )
         self.name_vocabulary = sorted({t for names in self._names for name in names for t in name})
         # Names as (entry, tokens, total IDF), and word -> names containing it: a question only
         # touches the few names that share a word with it.
@@ -150,13 +157,20 @@ class LexicalIndex:
         are unknown words in a script the glossary's own words are never written in (a Hindi word
         asked of an English-only glossary)."""
         seen = self.known | self._romanized
-        known = [w in seen or fold(w) in seen for w in words]
+        known = [w in seen or fold(w) in seen or self._sounds_like_own(w) for w in words]
         counted = [
             k
             for w, k in zip(words, known, strict=True)
             if not any(c.isdigit() for c in w) and (k or self._in_own_script(w))
         ]
         return (len(counted) - sum(counted)) / len(counted) if counted else 0.0
+
+    def _sounds_like_own(self, word: str) -> bool:
+        """An English spelling of a word the glossary writes in Devanagari ("training" and ट्रेनिंग,
+        romanized "trening"): the same consonants in the same order."""
+        if not self._sounds or len(word) < MIN_FUZZY_LEN or _DEVANAGARI_WORD.search(word):
+            return False
+        return _consonants(word) in self._sounds
 
     def _in_own_script(self, word: str) -> bool:
         return _script(word) in self.scripts
@@ -186,6 +200,14 @@ class LexicalIndex:
             if hit >= total:
                 coverage[entry] = max(coverage[entry], min(1.0, total / asked))
         return share, coverage
+
+
+_VOWELS = regex.compile(r"[aeiouy]+")
+
+
+def _consonants(word: str) -> str:
+    """A Latin word's consonants, each run of one letter once ("training" -> "trng")."""
+    return fold(_VOWELS.sub("", word))
 
 
 def _script(word: str) -> str:
