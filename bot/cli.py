@@ -391,6 +391,8 @@ def evaluate(
     results, outcomes = {}, {}
     for name in names:
         outcomes[name] = evaluation.run(items, evaluation.retrieve_with(variant_bot(bot, name)))
+        if name == "full":
+            outcomes[name] = evaluation.with_labels(outcomes[name], bot)
         results[name] = evaluation.grouped(outcomes[name])
     if save is not None:
         from glossary.files import atomic_write
@@ -407,17 +409,55 @@ def evaluate(
 
 
 @app.command()
+def view(
+    language: Annotated[str, typer.Argument(help="en (English only) or hi (Hindi only).")],
+    out: Annotated[Path, typer.Option(help="Folder to write glossary.yaml (and queries.jsonl) into.")],
+    questions: Annotated[
+        Path | None, typer.Option(help="Labelled questions (JSONL) to map to the view's headings.")
+    ] = None,
+) -> None:
+    """Write the configured glossary as a one-language file would have it (glossary.views)."""
+    from glossary import GlossaryError
+    from glossary.views import VIEWS, ViewError, write_view
+
+    if language not in VIEWS:
+        _fail(f"unknown view {language!r}: use {' or '.join(VIEWS)}", ExitCode.USAGE)
+    settings = _state["settings"]
+    try:
+        from bot.search.loading import read_glossary
+
+        made = write_view(read_glossary(settings), language, out, questions)
+    except (GlossaryError, ViewError) as exc:
+        _fail(str(exc), ExitCode.LOAD)
+    except (OSError, ValueError) as exc:
+        _fail(f"cannot read {questions}: {exc}", ExitCode.INPUT)
+    typer.echo(f"{language} view: {len(made)} entries written to {out}", err=True)
+
+
+@app.command()
 def summary(
     files: Annotated[list[Path], typer.Argument(help="Metrics saved by `eval --save`; named by file stem.")],
+    record: Annotated[
+        Path | None, typer.Option(help="Also write the table's figures as JSON here (benchmarks/VIEWS.json).")
+    ] = None,
+    command: Annotated[str, typer.Option(help="The command recorded with the figures.")] = "summary",
 ) -> None:
     """One table of the full pipeline over several evaluations (what `make eval` ends with)."""
     from bot import evaluation
 
     try:
-        results = {f.stem: evaluation.from_json(f.read_bytes())["full"] for f in files}
+        rows = {f.stem: evaluation.summary_row(evaluation.from_json(f.read_bytes())["full"]) for f in files}
     except (OSError, ValueError, KeyError) as exc:
         _fail(f"cannot read saved metrics: {exc}", ExitCode.INPUT)
-    typer.echo(evaluation.table(results))
+    typer.echo(evaluation.summary_table(rows))
+    if record is not None:
+        import json
+
+        from glossary.files import atomic_write
+
+        when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M+00:00")
+        data = {"command": command, "date": when, "load_average": round(os.getloadavg()[0], 1), "runs": rows}
+        atomic_write(record, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
 
 
 if __name__ == "__main__":

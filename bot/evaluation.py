@@ -41,6 +41,15 @@ class Outcome(BaseModel):
     ranked_terms: list[str]
     abstained: bool
     confidence: float = 0.0
+    #: The answer's label ("exact", ...) and the entry its card shows, when answers were read.
+    label: str | None = None
+    shown: str | None = None
+    labelled: bool = False
+
+    @property
+    def exact_on_wrong_entry(self) -> bool:
+        """Labelled an exact match while the entry shown is not one asked for."""
+        return self.label == "exact" and self.shown not in self.item.expected
 
     @property
     def in_scope(self) -> bool:
@@ -66,6 +75,10 @@ class Metrics(BaseModel):
     out_abstained: float | None
     in_abstained: float | None
     ece: float | None = None
+    #: in-scope questions answered (not declined) with the right first entry
+    answered_right: float | None = None
+    #: answers labelled an exact match on a wrong entry (a count; None when answers were not read)
+    exact_wrong: int | None = None
 
 
 def load_items(path: Path) -> list[EvalItem]:
@@ -103,6 +116,22 @@ def retrieve_with(bot: Retrieves, k: int = 5) -> RetrieveFn:
     return retrieve
 
 
+class Answers(Protocol):
+    """What reading the answers needs of a bot (``GlossaryBot.answer``)."""
+
+    def answer(self, question: str) -> Any: ...
+
+
+def with_labels(outcomes: list[Outcome], bot: Answers) -> list[Outcome]:
+    """The outcomes with each question's answer label and the entry its card shows (the first cited)."""
+    labelled = []
+    for o in outcomes:
+        answer = bot.answer(o.item.query)
+        shown = answer.citations[0].term if answer.citations else None
+        labelled.append(o.model_copy(update={"label": answer.label, "shown": shown, "labelled": True}))
+    return labelled
+
+
 def run(items: Iterable[EvalItem], retrieve: RetrieveFn) -> list[Outcome]:
     """``retrieve`` maps a query to (ranked term headings, abstained, confidence)."""
     outcomes = []
@@ -131,6 +160,12 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _exact_wrong(outcomes: list[Outcome]) -> int | None:
+    if not any(o.labelled for o in outcomes):
+        return None
+    return sum(o.exact_on_wrong_entry for o in outcomes)
+
+
 def metrics(outcomes: list[Outcome]) -> Metrics:
     inside = [o for o in outcomes if o.in_scope]
     outside = [o for o in outcomes if not o.in_scope]
@@ -146,7 +181,9 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         mrr=_mean([1.0 / r if r else 0.0 for r in ranks]),
         out_abstained=_mean([1.0 if o.abstained else 0.0 for o in outside]),
         in_abstained=_mean([1.0 if o.abstained else 0.0 for o in inside]),
+        answered_right=_mean([1.0 if o.first_right and not o.abstained else 0.0 for o in inside]),
         ece=expected_calibration_error(outcomes),
+        exact_wrong=_exact_wrong(outcomes),
     )
 
 
@@ -170,6 +207,8 @@ def worst_misses(outcomes: list[Outcome], n: int = 10) -> list[Outcome]:
 
 
 def _fmt(value: float | None) -> str:
+    if isinstance(value, int):
+        return str(value)
     return "   -" if value is None else f"{value:.3f}"
 
 
@@ -197,6 +236,52 @@ def table(results: dict[str, dict[str, Metrics]]) -> str:
     lines.append(
         "R@1/R@5/MRR on in-scope questions; OOS↓ = out-of-scope declined; IN↓ = in-scope wrongly declined;"
         " ECE = expected calibration error of the confidence"
+    )
+    return "\n".join(lines)
+
+
+#: The languages askers use in the dev sets, each shown in the summary.
+SUMMARY_LANGS = ("en", "hi", "hinglish", "mixed")
+
+
+def summary_row(m: dict[str, Metrics]) -> dict[str, float | None]:
+    """One evaluation's headline figures: overall, and R@1 per asker's language."""
+    overall = m["overall"]
+    row: dict[str, float | None] = {
+        "recall_at_1": overall.recall_at_1,
+        "out_declined": overall.out_abstained,
+        "in_declined": overall.in_abstained,
+        "answered_right": overall.answered_right,
+        "ece": overall.ece,
+        "exact_wrong": overall.exact_wrong,
+    }
+    for lang in SUMMARY_LANGS:
+        group = m.get(f"lang:{lang}")
+        row[f"recall_at_1_{lang}"] = group.recall_at_1 if group else None
+    return row
+
+
+SUMMARY_COLUMNS = (
+    ("R@1", "recall_at_1"),
+    *((f"R@1 {lang[:5]}", f"recall_at_1_{lang}") for lang in SUMMARY_LANGS),
+    ("OOS↓", "out_declined"),
+    ("IN↓", "in_declined"),
+    ("A&R", "answered_right"),
+    ("ECE", "ece"),
+    ("exact✗", "exact_wrong"),
+)
+
+
+def summary_table(rows: dict[str, dict[str, float | None]]) -> str:
+    """One row per evaluation, its headline figures as columns (what ``make eval`` ends with)."""
+    head = f"{'glossary':<20}" + "".join(f" | {title:>9}" for title, _ in SUMMARY_COLUMNS)
+    lines = [head, "-" * len(head)]
+    for name, row in rows.items():
+        lines.append(f"{name:<20}" + "".join(f" | {_fmt(row.get(key)):>9}" for _, key in SUMMARY_COLUMNS))
+    lines.append(
+        "R@1 on in-scope questions (per asker's language after it); OOS↓ = out-of-scope declined; IN↓ ="
+        " in-scope wrongly declined; A&R = in-scope answered with the right first entry; ECE = expected"
+        " calibration error of the confidence; exact✗ = answers labelled an exact match on a wrong entry"
     )
     return "\n".join(lines)
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.markdown import cited_sources, escape_md, unescape_md
-from bot.reply.answer import EXACT_CONFIDENCE, Answer, confidence_label
+from bot.reply.answer import Answer, confidence_label
 from bot.reply.cards import MAX_RELATED, detail_card, entry_card, fields, first_sentence, quick_card
 from bot.reply.comparison import compare, comparison_card
 from bot.reply.decline import decline
@@ -150,9 +150,9 @@ def test_aspect_card_without_an_example_says_so(glossary):
 
 @pytest.mark.parametrize(
     ("confidence", "label"),
-    [(0.95, "exact"), (EXACT_CONFIDENCE, "exact"), (0.5, "likely"), (0.1, "closest")],
+    [(0.99, "likely"), (0.5, "likely"), (0.1, "closest")],
 )
-def test_confidence_labels(confidence, label):
+def test_a_confidence_alone_never_makes_an_exact_match(confidence, label):
     assert confidence_label(confidence) == label
 
 

@@ -17,6 +17,7 @@ from bot.reply.faq import faq_answer
 from bot.search.lexical import LexicalIndex
 from bot.search.retrieval import Hit
 from bot.settings import Settings
+from bot.understand.query import read
 from glossary import load_glossary
 from ui.desk import Desk, answer_ids, base_url, with_id
 
@@ -43,7 +44,7 @@ def _hits(glossary, *ids: str) -> list[Hit]:
 
 
 def test_card_ticket_is_plain_text_with_one_absolute_citation(glossary):
-    answer = compose(_hits(glossary, "batch-size", "batch"), "en", glossary, 0.95)
+    answer = compose(_hits(glossary, "batch-size", "batch"), "en", glossary, 0.95, read("batch-size"))
     made = ticket.build(answer, "what is batch size", glossary, BASE, how_to=False)
     lines = made.plain.splitlines()
     assert lines[0] == "Batch size (बैच आकार)"
@@ -57,20 +58,20 @@ def test_card_ticket_is_plain_text_with_one_absolute_citation(glossary):
 
 
 def test_how_to_ticket_adds_the_usage_line(glossary):
-    answer = compose(_hits(glossary, "batch-size"), "en", glossary, 0.95)
+    answer = compose(_hits(glossary, "batch-size"), "en", glossary, 0.95, read("batch-size"))
     plain = ticket.build(answer, "how do I choose the batch size", glossary, BASE, how_to=True).plain
     assert f"Usage: {glossary.get('batch-size').usage_en}" in plain.splitlines()
 
 
 def test_ticket_follows_the_answers_language(glossary):
-    answer = compose(_hits(glossary, "dropout"), "hinglish", glossary, 0.95)
+    answer = compose(_hits(glossary, "dropout"), "hinglish", glossary, 0.95, read("dropout"))
     made = ticket.build(answer, "dropout kya hai", glossary, BASE, how_to=False)
     assert made.plain.splitlines()[0] == "ड्रॉपआउट (Dropout)"
     assert made.link.endswith("&lang=hi")
 
 
 def test_details_ticket_has_everything_and_every_source_ranked(glossary):
-    answer = compose(_hits(glossary, "dropout", "regularization"), "en", glossary, 0.95)
+    answer = compose(_hits(glossary, "dropout", "regularization"), "en", glossary, 0.95, read("dropout"))
     full = ticket.build(answer, "dropout", glossary, BASE, how_to=False).full
     entry = glossary.get("dropout")
     assert entry.example_en in full and entry.definition_hi in full
@@ -121,7 +122,7 @@ def test_suggestions_are_few_and_need_two_characters(suggester):
 
 def test_a_session_sees_its_own_tickets_and_its_browsers_but_never_another_sessions(glossary):
     desk = Desk()
-    answer = compose(_hits(glossary, "dropout"), "en", glossary, 0.95)
+    answer = compose(_hits(glossary, "dropout"), "en", glossary, 0.95, read("dropout"))
     desk.remember("mine", "a1", answer, "dropout", glossary, BASE)
     desk.remember("theirs", "b1", answer, "their secret question", glossary, BASE)
     history = [

@@ -114,3 +114,26 @@ def test_the_readme_names_the_advice_command_date_and_load():
     assert ADVICE["command"] in ADVICE_SECTION
     when = f"{ADVICE['date'][:10]}, load average {ADVICE['load_average_1m']}"
     assert when in " ".join(ADVICE_SECTION.split())
+
+
+VIEWS = json.loads((REPO / "benchmarks" / "VIEWS.json").read_text(encoding="utf-8"))
+VIEW_COLUMNS = (
+    "recall_at_1",
+    "recall_at_1_en",
+    "recall_at_1_hi",
+    "recall_at_1_hinglish",
+    "recall_at_1_mixed",
+    "out_declined",
+    "in_declined",
+    "answered_right",
+    "ece",
+)
+
+
+@pytest.mark.parametrize("view", list(VIEWS["runs"]))
+def test_the_readme_shows_each_views_recorded_figures(view):
+    figures = VIEWS["runs"][view]
+    cells = [f"{figures[key]:.3f}" for key in VIEW_COLUMNS] + [str(figures["exact_wrong"])]
+    row = f"| {view} | " + " | ".join(cells) + " |"
+    assert row in README, f"README lacks the row of {view!r} in benchmarks/VIEWS.json: {row}"
+    assert f"`{VIEWS['command']}`" in README

@@ -88,7 +88,10 @@ class ApiAnswer(BaseModel):
 
     text: str = Field(description="The quick answer as markdown (the same text as the chat).")
     details: str = Field(description="Usage, example, cautions, the other language (shown collapsed).")
-    label: str | None = Field(description="The confidence in words: exact, likely or closest.")
+    label: str | None = Field(
+        description="How the answer names its match: exact (the question names the entry), did_you_mean "
+        "(it names it misspelt), likely or closest (how sure the ranking is)."
+    )
     lang: Lang
     abstained: bool = Field(description="True when the glossary does not cover the question.")
     citations: list[Citation]

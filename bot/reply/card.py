@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.markdown import escape_md
-from bot.reply.answer import Answer, cited_answer, confidence_label
+from bot.reply.answer import Answer, ConfidenceLabel, cited_answer, confidence_label
 from bot.reply.cards import (
     ANSWER_SOURCES,
     detail_card,
@@ -21,9 +21,11 @@ from bot.reply.cards import (
 )
 from bot.reply.context import Context
 from bot.reply.messages import t
+from bot.search.names import misspelt_name, names_entry
 from bot.search.remedies import ADVICE_FIELDS, best_sentence
 from bot.search.retrieval import Hit
 from bot.search.sentences import Sentence
+from bot.understand.query import Reading
 from bot.understand.text import Lang, side
 from glossary import Glossary, GlossaryEntry
 
@@ -45,24 +47,41 @@ def advice_line(entry: GlossaryEntry, lang: Lang, closest: Sentence | None = Non
     return f"**{t('example', first)}:** {escape_md(example)}" if example else ""
 
 
+def match_label(
+    asked: Reading, entry: GlossaryEntry, confidence: float, named: bool = False
+) -> tuple[ConfidenceLabel, str | None]:
+    """How the card names its match: "exact" only when the asked topic is the entry's name or alias
+    (``named``: the question is known to be its whole name), "did you mean <name>" when it is a
+    misspelling of one, else how sure the ranking is."""
+    if named or names_entry(asked, entry):
+        return "exact", None
+    meant = misspelt_name(asked, entry)
+    if meant is not None:
+        return "did_you_mean", meant
+    return confidence_label(confidence), None
+
+
 def compose(
     hits: Sequence[Hit],
     lang: Lang,
     glossary: Glossary,
     confidence: float,
+    asked: Reading,
     notice: str | None = None,
     how_to: bool = False,
     closest: Sentence | None = None,
+    named: bool = False,
 ) -> Answer:
-    """The quick card of the best hit (details collapsed); the following hits as sources and follow-ups.
-    For a how-to or problem question (``how_to``) the card opens with the line that answers it
-    (``closest``: the entry's sentence found closest to the question, see :func:`advice_line`).
+    """The quick card of the best hit (details collapsed), labelled by what ``asked`` names; the
+    following hits as sources and follow-ups. For a how-to or problem question (``how_to``) the card
+    opens with the line that answers it (``closest``: the entry's sentence found closest to the
+    question, see :func:`advice_line`).
 
     Below ``NEAR_MISS_CONFIDENCE`` it is a near miss instead (``bot.reply.near_miss``).
     """
     best, nearby = hits[0].entry, hits[1:]
-    label = confidence_label(confidence)
-    card = quick_card(best, lang, glossary, label=label, confidence=confidence)
+    label, meant = match_label(asked, best, confidence, named)
+    card = quick_card(best, lang, glossary, label=label, confidence=confidence, meant=meant)
     lead = advice_line(best, lang, closest) if how_to else ""
     answer = cited_answer(
         f"{lead}\n\n{card}" if lead else card,
@@ -73,6 +92,7 @@ def compose(
         notice,
         detail_card(best, lang),
         confidence,
+        label=label,
     )
     return answer.model_copy(update={"advice": {best.id: closest.text}}) if how_to and closest else answer
 
@@ -81,10 +101,21 @@ def reply(ctx: Context) -> Answer:
     """The card of the entry asked about. A question that is exactly an entry's name is that entry,
     whatever the ranking's doubts."""
     found, named = ctx.evidence.found, ctx.evidence.named
-    confidence = 1.0 if named is not None and found.hits[0].entry.id == named.id else found.confidence
+    is_named = named is not None and found.hits[0].entry.id == named.id
+    confidence = 1.0 if is_named else found.confidence
     how_to = ctx.query.how_to
     closest = _closest_advice(ctx, found.hits[0].entry) if how_to else None
-    return compose(found.hits, ctx.lang, ctx.glossary, confidence, ctx.notice, how_to, closest)
+    return compose(
+        found.hits,
+        ctx.lang,
+        ctx.glossary,
+        confidence,
+        ctx.query.reading,
+        ctx.notice,
+        how_to=how_to,
+        closest=closest,
+        named=is_named,
+    )
 
 
 def _closest_advice(ctx: Context, entry: GlossaryEntry) -> Sentence | None:

@@ -115,11 +115,14 @@ def definition(entry: GlossaryEntry, lang: Side) -> str:
     return fields(entry, shown_side(entry, lang))["definition"] or ""
 
 
-def label_line(label: ConfidenceLabel | None, confidence: float | None, lang: Side) -> str:
-    """The label, with the confidence in per cent when it is the reason for the label."""
+def label_line(
+    label: ConfidenceLabel | None, confidence: float | None, lang: Side, name: str | None = None
+) -> str:
+    """The label, with the confidence in per cent when it is the reason for the label; ``name``: the
+    entry's name a misspelt question meant ("did you mean <name>?")."""
     if label is None:
         return ""
-    line = f"*{t(f'label_{label}', lang)}*"
+    line = f"*{t(f'label_{label}', lang, name=escape_md(name or ''))}*"
     if confidence is None:
         return line
     return f"{line} · {t('confidence', lang, percent=round(confidence * 100))}"
@@ -132,15 +135,16 @@ def quick_card(
     heading: bool = True,
     label: ConfidenceLabel | None = None,
     confidence: float | None = None,
+    meant: str | None = None,
 ) -> str:
     """What is read first: names, how sure, the first sentence in bold, the rest of the definition,
-    category and citation."""
+    category and citation; ``meant``: the name a misspelt question meant."""
     first = side(lang)
     rest = first_sentence(definition(entry, first))[1]
     category = category_name(entry, first)
     parts = [
         f"### {names(entry, first)}" if heading else "",
-        label_line(label, confidence, first),
+        label_line(label, confidence, first, meant),
         missing_note(entry, first),
         summary(entry, first) + (f" {escape_md(rest)}" if rest else ""),
         f"**{t('category', first)}:** {escape_md(category)}" if category else "",

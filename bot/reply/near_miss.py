@@ -52,5 +52,5 @@ def reply(ctx: Context) -> Answer:
     """The asked topic (the question without its scaffolding) and the closest entries."""
     found = ctx.evidence.found
     return near_miss(
-        ctx.query.reading.topic, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice
+        ctx.query.reading.asked, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice
     )

@@ -40,7 +40,7 @@ from index.store import INDEX_DIR, INDEX_NAME
 log = logging.getLogger(__name__)
 
 #: Bump when pseudo-questions, features or fitting change: saved calibrations are then refitted.
-VERSION = 3
+VERSION = 5
 #: Share of in-scope pseudo-questions the fitted threshold may decline.
 MAX_WRONGLY_DECLINED = 0.01
 #: Fusion weights tried; the default options' values are among them.

@@ -104,6 +104,13 @@ class LexicalIndex:
         #: neither, so no decision depends on them.
         self.known = frozenset(t for words in own for t in words)
         self._romanized = frozenset(t for view in views for t in view)
+        # A glossary without English definitions has its English terms in Devanagari ("ट्रेनिंग"): an
+        # English word asked of it is known when it sounds like one of them. (With English text of
+        # its own, the English word itself is looked for.)
+        english = any(e.definition_en for e in self.entries)
+        self._sounds = frozenset(
+            () if english else (_consonants(t) for t in self._romanized if len(t) >= MIN_FUZZY_LEN)
+        )
         self.name_vocabulary = sorted({t for names in self._names for name in names for t in name})
         # Names as (entry, tokens, total IDF), and word -> names containing it: a question only
         # touches the few names that share a word with it.
@@ -119,6 +126,9 @@ class LexicalIndex:
                 self._names_with.setdefault(t, []).append(n)
         self._max_idf = max(self.idf.values(), default=1.0)
         self.acronyms = _acronyms(self.entries)
+        #: The scripts the glossary's own words are written in: a word in another script is no
+        #: evidence that a question is out of its scope (a Hindi word asked of an English-only file).
+        self.scripts = frozenset(_script(t) for t in self.known)
         # Memoised per index (not per class, so a reloaded glossary's old index can be freed), bounded.
         self._closest = lru_cache(maxsize=CORRECTION_MEMORY)(self._find_closest)
 
@@ -143,12 +153,27 @@ class LexicalIndex:
 
     def unknown_share(self, words: Sequence[str]) -> float:
         """Share of the words that the glossary never uses; words with digits (numbers, sizes,
-        codes such as "7b" or a stray "31m") say nothing about the topic and are left out."""
-        topical = [w for w in words if not any(c.isdigit() for c in w)]
-        if not topical:
-            return 0.0
+        codes such as "7b" or a stray "31m") say nothing about the topic and are left out, and so
+        are unknown words in a script the glossary's own words are never written in (a Hindi word
+        asked of an English-only glossary)."""
         seen = self.known | self._romanized
-        return sum(1 for w in topical if w not in seen and fold(w) not in seen) / len(topical)
+        known = [w in seen or fold(w) in seen or self._sounds_like_own(w) for w in words]
+        counted = [
+            k
+            for w, k in zip(words, known, strict=True)
+            if not any(c.isdigit() for c in w) and (k or self._in_own_script(w))
+        ]
+        return (len(counted) - sum(counted)) / len(counted) if counted else 0.0
+
+    def _sounds_like_own(self, word: str) -> bool:
+        """An English spelling of a word the glossary writes in Devanagari ("training" and ट्रेनिंग,
+        romanized "trening"): the same consonants in the same order."""
+        if not self._sounds or len(word) < MIN_FUZZY_LEN or _DEVANAGARI_WORD.search(word):
+            return False
+        return _consonants(word) in self._sounds
+
+    def _in_own_script(self, word: str) -> bool:
+        return _script(word) in self.scripts
 
     def bm25(self, words: Sequence[str]) -> np.ndarray:
         if not words:
@@ -175,6 +200,18 @@ class LexicalIndex:
             if hit >= total:
                 coverage[entry] = max(coverage[entry], min(1.0, total / asked))
         return share, coverage
+
+
+_VOWELS = regex.compile(r"[aeiouy]+")
+
+
+def _consonants(word: str) -> str:
+    """A Latin word's consonants, each run of one letter once ("training" -> "trng")."""
+    return fold(_VOWELS.sub("", word))
+
+
+def _script(word: str) -> str:
+    return "devanagari" if _DEVANAGARI_WORD.search(word) else "latin"
 
 
 _ACRONYM = regex.compile(r"^[\p{Lu}\p{N}][\p{L}\p{N}]{1,5}$")

@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 from bot.search.lexical import entry_names, romanized
 from bot.understand.cues import OPPOSITE_WORDS
 from bot.understand.query import Reading, reading_of
-from bot.understand.text import normalise, tokens
+from bot.understand.text import content_tokens, normalise, tokens
 from glossary import Glossary, GlossaryEntry
 
 
@@ -113,6 +113,38 @@ def _names(asked: str, form: str) -> bool:
     if max(fuzz.ratio(a, f), fuzz.token_sort_ratio(asked, form)) >= NAME_WORD_MATCH:
         return True
     return len(f) <= len(a) and fuzz.partial_ratio(f, a) >= NAME_WORD_MATCH
+
+
+def _key(words: Sequence[str]) -> str:
+    """A name as compared for an exact match: its content words run together (case, spaces,
+    hyphens, brackets and function words aside), so "flash attention" is "FlashAttention"."""
+    return "".join(words)
+
+
+def _name_parts(entry: GlossaryEntry) -> list[str]:
+    """Each name of ``entry`` and each part of it around brackets ("Video memory (VRAM)" gives the
+    whole, "Video memory" and "VRAM"), as written."""
+    parts = [p.strip() for name in entry.names for p in (name, *regex.split(r"[()]", name))]
+    return list(dict.fromkeys(p for p in parts if tokens(p)))
+
+
+def names_entry(question: Reading | str, entry: GlossaryEntry) -> bool:
+    """The asked topic is one of ``entry``'s names or a bracketed part of one ("vram kya hota h" and
+    Video memory (VRAM)): what an exact match means."""
+    asked = _key(reading_of(question).topic_words)
+    return bool(asked) and any(asked == _key(content_tokens(p)) for p in _name_parts(entry))
+
+
+def misspelt_name(question: Reading | str, entry: GlossaryEntry) -> str | None:
+    """The name of ``entry`` the asked topic is a misspelling of ("overfiting" -> Overfitting), or
+    None: the whole topic, not a part of it, must be that close to the whole name."""
+    asked = _key(reading_of(question).topic_words)
+    if not asked:
+        return None
+    parts = _name_parts(entry)  # the heading first: of names as close, the first is shown
+    scores = [fuzz.ratio(asked, _key(content_tokens(p))) for p in parts]
+    best = max(range(len(parts)), key=scores.__getitem__, default=None)
+    return parts[best] if best is not None and scores[best] >= NAME_WORD_MATCH else None
 
 
 def only_part_of_name(question: Reading | str, entry: GlossaryEntry) -> bool:

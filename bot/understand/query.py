@@ -20,6 +20,7 @@ from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposit
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
 from bot.understand.text import (
     Lang,
+    asked_topic,
     content_tokens,
     detect_lang,
     lang_undecided,
@@ -42,9 +43,12 @@ class Reading:
     topic: str
     #: Content words (tokens minus scaffolding and stop words): what the lexical branch matches on.
     words: tuple[str, ...]
-    #: The topic's content words: what a bare-term question ("what is X") names.
+    #: What is asked about: the topic without the function words it ends with ("vram kya hota h" ->
+    #: "vram"); shown in a near miss ("the glossary has no entry for *X*").
+    asked: str
+    #: The asked topic's content words: what a bare-term question ("what is X") names.
     topic_words: tuple[str, ...]
-    #: The topic casefolded, without the punctuation around it: compared with whole entry names.
+    #: The asked topic casefolded, without the punctuation around it: compared with whole entry names.
     name: str
     #: Hinglish rendered in English ("loss kyu badhta hai" -> "loss increase"); search uses it for
     #: Hinglish text only.
@@ -69,14 +73,16 @@ def read(text: str) -> Reading:
     """Everything search reads of ``text`` that no glossary changes."""
     words = content_tokens(text)
     topic = strip_scaffolding(text)
+    asked = asked_topic(text)
     hinglish_words = [w for w in words if w not in FUNCTION_WORDS]
     return Reading(
         text=text,
         lang=detect_lang(text),
         topic=topic,
+        asked=asked,
         words=tuple(words),
-        topic_words=tuple(content_tokens(topic)),
-        name=normalise(topic.strip(_AROUND_NAME)),
+        topic_words=tuple(content_tokens(asked)),
+        name=normalise(asked.strip(_AROUND_NAME)),
         english=to_english(text),
         hinglish_words=tuple(hinglish_words),
         glosses=tuple(gloss(hinglish_words)),

@@ -99,10 +99,26 @@ def _latin_kind(text: str) -> Lang:
     return "hinglish" if hits >= 1 else "en"
 
 
+#: Punctuation around a question's topic.
+_AROUND_TOPIC = " ?？।.!,"
+
+
 def strip_scaffolding(text: str) -> str:
     """'What is dropout?' -> 'dropout'; 'dropout kya hai' -> 'dropout'. Keeps the text if nothing is left."""
-    stripped = _SCAFFOLD.sub(" ", text).strip(" ?？।.!")
+    stripped = _SCAFFOLD.sub(" ", text).strip(_AROUND_TOPIC)
     return stripped if stripped else text.strip()
+
+
+def asked_topic(text: str) -> str:
+    """What a question asks about, for comparing with entry names: its topic without the function
+    words it ends with, since a Hinglish or Hindi question puts its scaffolding last in more forms
+    than a pattern lists ("vram kya hota h" -> "vram", "overfitting kya hai bhai" -> "overfitting").
+    The encoder still reads the whole topic: a description's last words carry its sense."""
+    topic = strip_scaffolding(text)
+    words = topic.split()
+    while words and all(t in STOP_WORDS for t in tokens(words[-1])):
+        words.pop()
+    return " ".join(words).strip(_AROUND_TOPIC) or topic
 
 
 def side(lang: Lang) -> Side:
