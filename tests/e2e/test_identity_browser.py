@@ -14,6 +14,7 @@ import yaml
 
 from bot.core import GlossaryBot
 from bot.identity import identity
+from bot.reply.messages import t
 from tests.conftest import serving
 from tests.e2e.test_browser import _last_answer, _load, _settle, browser, outside  # noqa: F401 (fixtures)
 from tests.factories import user_entry
@@ -98,3 +99,45 @@ def test_identity_about_describes_the_teams_glossary(team_page):
     team_page.get_by_role("tab", name="परिचय").click()
     team_page.locator("#about").get_by_text("Payments desk शब्दावली").first.wait_for()
     team_page.locator("#title").get_by_text("Payments desk शब्दावली").first.wait_for()
+
+
+CSV_FILE = "support_terms.csv"
+CSV_ROWS = [(en, definition) for _, en, _, definition in TERMS]
+
+
+@pytest.fixture(scope="module")
+def english_only_page(bot, browser, outside, tmp_path_factory) -> Iterator:  # noqa: F811
+    """The app on a two-column English CSV as a spreadsheet exports it: no ids, no Hindi, no flags."""
+    folder = tmp_path_factory.mktemp("english-only")
+    path = folder / CSV_FILE
+    path.write_text("Term,Definition\n" + "".join(f'{t},"{d}"\n' for t, d in CSV_ROWS), encoding="utf-8")
+    settings = bot.settings.model_copy(update={"glossary_paths": [path], "cache_dir": folder / "cache"})
+    english_bot = GlossaryBot.load(settings, encoder=bot.encoder)
+    with serving(english_bot, settings) as (url, _):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = _load(context.new_page(), f"{url}/", outside)
+        try:
+            yield page, english_bot
+        finally:
+            context.close()
+
+
+def test_an_english_only_csv_shows_its_derived_title_and_english_examples(english_only_page):
+    page, english_bot = english_only_page
+    assert page.title() == "Support terms glossary · Support terms शब्दावली"
+    examples = identity(english_bot.glossary, english_bot.settings).examples
+    assert examples and all(q.startswith("What is ") for q in examples)
+    for question in examples:
+        page.locator("#examples").get_by_text(question, exact=True).wait_for()
+
+
+def test_an_english_only_csv_answers_a_hindi_question_under_hindi_labels(english_only_page):
+    page, _ = english_only_page
+    page.locator("#ui-lang label", has_text="हिंदी").click()
+    before = page.locator("#chat [data-testid=bot]").count()
+    page.fill("#question textarea", "Refund क्या है?")
+    page.press("#question textarea", "Enter")
+    _settle(page, before)
+    answer = _last_answer(page)
+    assert "Money paid back to a customer for a purchase." in answer
+    assert t("no_text_in_lang", "hi") in answer and t("no_text_in_lang", "en") not in answer

@@ -92,8 +92,9 @@ def glossary_section(status: GlossaryStatus, form_token: str, upload_mb: float) 
         f'<li>build: <span id="build">{esc(status.build)}</span></li></ul>'
         f"{refused}"
         "<h3>Upload or replace the glossary file</h3>"
-        f'<p class="note">YAML, JSON or CSV, at most {upload_mb:g} MB; checked whole before anything is '
-        "swapped in; the previous file is kept as a backup.</p>"
+        '<p class="note">CSV, TSV, XLSX, XLS, ODS, TBX, JSON, JSONL or YAML, '
+        f"at most {upload_mb:g} MB; checked whole before anything is swapped in; "
+        "the previous file is kept as a backup.</p>"
         '<form method="post" action="/admin/glossary" enctype="multipart/form-data">'
         f'<input type="hidden" name="form_token" value="{esc(form_token)}">'
         '<input type="file" name="file" id="glossary-file" required> '
