@@ -117,9 +117,7 @@ def _sentence_index(
     if shipped is not None:
         return SentenceIndex(tuple(sentences), shipped)
     status = status or BuildStatus()
-    workers = settings.build_threads or cores()
-    store = EmbeddingStore(settings.cache_dir / STORE_FILE)
-    builder = BuildEncoder(encoder, store, status, progress, bulk.lazy(encoder, settings.cache_dir, workers))
+    builder, workers = _build_encoder(encoder, settings, status, progress)
     with threads(encoder, workers):
         status.begin(f"encoding the sentences of {glossary}")
         vectors = load_or_build(
@@ -137,6 +135,17 @@ def _sentence_index(
     return SentenceIndex(tuple(sentences), vectors)
 
 
+def _build_encoder(
+    encoder: Encoder, settings: Settings, status: BuildStatus, progress: bool
+) -> tuple[BuildEncoder, int]:
+    """The encoder a build goes through (the embedding store first, a faster bulk backend for many
+    texts) and the threads it encodes on."""
+    workers = settings.build_threads or cores()
+    store = EmbeddingStore(settings.cache_dir / STORE_FILE)
+    faster = bulk.lazy(encoder, settings.cache_dir, workers)
+    return BuildEncoder(encoder, store, status, progress, faster), workers
+
+
 def _built(
     glossary: Glossary,
     passages: list[Passage],
@@ -150,9 +159,7 @@ def _built(
     folder = settings.cache_dir / INDEX_DIR
     status = status or BuildStatus()
     started = time.perf_counter()
-    workers = settings.build_threads or cores()
-    store = EmbeddingStore(settings.cache_dir / STORE_FILE)
-    builder = BuildEncoder(encoder, store, status, progress, bulk.lazy(encoder, settings.cache_dir, workers))
+    builder, workers = _build_encoder(encoder, settings, status, progress)
     with threads(encoder, workers):
         status.begin(f"encoding {glossary}")
         vectors = load_or_build(
