@@ -78,7 +78,7 @@ REACHED_DECISION = {
     "bundled": (0.933, 0.018, 0.192),
     "bundled-no-extras": (0.867, 0.036, 0.158),
     "bundled-en": (0.8, 0.085, 0.330),
-    "bundled-hi": (1.0, 0.552, 0.482),
+    "bundled-hi": (0.867, 0.285, 0.485),
     "cncf-hi": (0.667, 0.0, 0.134),
     "cncf-hi-en": (0.5, 0.0, 0.195),
 }
