@@ -427,10 +427,10 @@ def view(
         from bot.search.loading import read_glossary
 
         made = write_view(read_glossary(settings), language, out, questions)
-    except (GlossaryError, ViewError) as exc:
+    except GlossaryError as exc:
         _fail(str(exc), ExitCode.LOAD)
-    except (OSError, ValueError) as exc:
-        _fail(f"cannot read {questions}: {exc}", ExitCode.INPUT)
+    except (OSError, ViewError) as exc:
+        _fail(f"cannot make the {language} view with {questions}: {exc}", ExitCode.INPUT)
     typer.echo(f"{language} view: {len(made)} entries written to {out}", err=True)
 
 

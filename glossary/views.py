@@ -85,13 +85,18 @@ def glossary_view(glossary: Glossary, view: View) -> Glossary:
 def map_questions(lines: Iterable[str], source: Glossary, view: Glossary) -> list[str]:
     """Labelled questions (dev-set JSONL lines) with expected headings renamed to the view's: an
     expected entry the view lacks is dropped, so a question left without one is out of its scope."""
+    headings = {e.id: e.term for e in view.entries}
     mapped = []
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        item = json.loads(line)
-        ids = [e.id for e in (source.by_term(t) for t in item["expected"]) if e is not None]
-        headings = {e.id: e.term for e in view.entries}
+        try:
+            item = json.loads(line)
+            expected = [str(t) for t in item["expected"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            problem = f"line {number}: not a labelled question with an 'expected' list"
+            raise ViewError(f"{problem} ({exc})") from exc
+        ids = [e.id for e in (source.by_term(t) for t in expected) if e is not None]
         item["expected"] = list(dict.fromkeys(headings[i] for i in ids if i in headings))
         mapped.append(json.dumps(item, ensure_ascii=False))
     return mapped

@@ -104,3 +104,28 @@ def test_the_cli_refuses_an_unknown_view_in_one_line(tmp_path):
         timeout=120,
     )
     assert out.returncode == 2 and out.stderr.strip() == "error: unknown view 'fr': use en or hi"
+
+
+def test_a_questions_file_that_is_not_labelled_questions_is_refused_with_its_line(tmp_path):
+    bad = tmp_path / "q.jsonl"
+    bad.write_text('{"query": "what is lora", "expected": []}\n{"query": "no label"}\n', encoding="utf-8")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "--no-extras",
+            "view",
+            "en",
+            "--out",
+            str(tmp_path / "v"),
+            "--questions",
+            str(bad),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert out.returncode == 4 and "line 2: not a labelled question" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1

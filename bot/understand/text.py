@@ -99,6 +99,8 @@ def _latin_kind(text: str) -> Lang:
     return "hinglish" if hits >= 1 else "en"
 
 
+#: Words a Hinglish or Hindi question may end with that are no part of its topic.
+_CLOSING_WORDS = HINGLISH_WORDS | HINDI_STOP_WORDS
 #: Punctuation around a question's topic.
 _AROUND_TOPIC = " ?？।.!,"
 
@@ -110,13 +112,14 @@ def strip_scaffolding(text: str) -> str:
 
 
 def asked_topic(text: str) -> str:
-    """What a question asks about, for comparing with entry names: its topic without the function
-    words it ends with, since a Hinglish or Hindi question puts its scaffolding last in more forms
-    than a pattern lists ("vram kya hota h" -> "vram", "overfitting kya hai bhai" -> "overfitting").
+    """What a question asks about, for comparing with entry names: its topic without the Hinglish or
+    Hindi function words it ends with, since such a question puts its scaffolding last in more forms
+    than a pattern lists ("vram kya hota h" -> "vram", "overfitting kya hai bhai" -> "overfitting");
+    English closing words say what is asked of the topic ("what is a mini-batch used for").
     The encoder still reads the whole topic: a description's last words carry its sense."""
     topic = strip_scaffolding(text)
     words = topic.split()
-    while words and all(t in STOP_WORDS for t in tokens(words[-1])):
+    while words and all(t in _CLOSING_WORDS for t in tokens(words[-1])):
         words.pop()
     return " ".join(words).strip(_AROUND_TOPIC) or topic
 
