@@ -23,6 +23,7 @@ from bot.reply.cards import detail_card
 from bot.reply.comparison import compare
 from bot.search.retrieval import Hit
 from bot.settings import Settings
+from bot.understand.query import reading_of
 from glossary import Glossary, GlossaryEntry, load_glossary
 from glossary.loader import DATA_DIR
 from tests.factories import user_entry
@@ -238,7 +239,8 @@ def test_translated_by_the_project_only_where_the_entry_lists_it(tmp_path):
 def test_details_title_says_what_the_block_holds(request, which, expected):
     fixture = request.getfixturevalue(which)
     glossary = fixture if isinstance(fixture, Glossary) else fixture[0]
-    answer = compose([_hit(next(iter(glossary)))], "en", glossary, 1.0)
+    entry = next(iter(glossary))
+    answer = compose([_hit(entry)], "en", glossary, 1.0, reading_of(f"what is {entry.term}"))
     assert reply_messages(answer, glossary)[1]["metadata"]["title"] == expected
 
 

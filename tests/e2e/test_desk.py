@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 from urllib.parse import quote
 
 import pytest
@@ -21,6 +23,10 @@ from tests.e2e.test_browser import _ask, _last_answer, _load, browser, outside  
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 
+T = TypeVar("T")
+#: How long a check waits for the background writer or a fade-in before it fails.
+SETTLE_S = 15.0
+POLL_S = 0.1
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
 SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -193,6 +199,17 @@ def test_phone_tap_targets_are_44px_and_8px_apart_and_tables_scroll(browser, ser
         assert broken == 0  # ... instead of breaking words
 
 
+def _eventually(read: Callable[[], T], done: Callable[[T], bool], timeout_s: float = SETTLE_S) -> T:
+    """``read()`` once ``done`` holds for it, or its last value after ``timeout_s`` (the caller
+    asserts): votes are written off the request path, and messages fade in."""
+    deadline = time.monotonic() + timeout_s
+    value = read()
+    while not done(value) and time.monotonic() < deadline:
+        time.sleep(POLL_S)
+        value = read()
+    return value
+
+
 def _records(store) -> dict[str, tuple[str | None, str | None]]:
     return {r["question"]: (r["vote"], r["comment"]) for r in store.answers_between(None, None)}
 
@@ -211,7 +228,7 @@ def test_a_comment_after_a_second_answer_rates_the_message_it_was_opened_for(bro
         page.locator("#comment-row textarea").fill("too short")
         page.locator("#send-comment").click()
         page.locator("#vote-status").get_by_text("Thank").wait_for()
-    records = _records(store)
+    records = _eventually(lambda: _records(store), lambda r: r.get(batch) == ("dislike", "too short"))
     assert records[epoch] == ("like", None)
     assert records[batch] == ("dislike", "too short")
 
@@ -264,9 +281,11 @@ def test_sources_read_at_the_answers_own_size_and_contrast(browser, server, outs
         style = """e => { const s = getComputedStyle(e); let o = 1;
             for (let n = e; n; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
             return [s.fontSize, o]; }"""
-        answer = page.locator("#chat .message:not(.thought) > [data-testid=bot] p").last.evaluate(style)
-        row = page.locator("#chat .thought").last.locator("li").first.evaluate(style)
-        assert row == answer, (row, answer)
+        answer = page.locator("#chat .message:not(.thought) > [data-testid=bot] p").last
+        row = page.locator("#chat .thought").last.locator("li").first
+        # a message fades in: compare once both have finished (a bound on waiting, not a timing claim)
+        both = _eventually(lambda: (row.evaluate(style), answer.evaluate(style)), lambda p: p[0] == p[1])
+        assert both[0] == both[1], both
 
 
 def test_small_talk_an_edit_that_keeps_later_turns_and_the_box_limit(browser, server, outside):  # noqa: F811
