@@ -32,7 +32,9 @@ def test_a_store_that_cannot_be_opened_leaves_the_app_answering_and_saying_so(tm
         store = ready.json()["store"]
         assert store["state"] == "unavailable" and "records.sqlite3" in store["error"]
         app.send_signal(signal.SIGBUS)
-        assert app.wait(timeout=30) == -signal.SIGBUS
+        # faulthandler writes its line, dumps every thread's stack and re-raises the signal; a thread
+        # running on meanwhile can still fault first (seen once: SIGSEGV). Either way it is a signal's end.
+        assert app.wait(timeout=30) in (-signal.SIGBUS, -signal.SIGSEGV)
     text = log.read_text()
     assert "question store not open, answers are served but not recorded" in text
     assert "Fatal Python error: Bus error" in text

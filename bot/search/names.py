@@ -141,10 +141,23 @@ def misspelt_name(question: Reading | str, entry: GlossaryEntry) -> str | None:
     asked = _key(reading_of(question).topic_words)
     if not asked:
         return None
-    parts = _name_parts(entry)  # the heading first: of names as close, the first is shown
-    scores = [fuzz.ratio(asked, _key(content_tokens(p))) for p in parts]
+    # The heading first: of names as close, the first is shown. A question that holds one of the
+    # names whole (or that one of them holds) has misspelt none: words were added or left out,
+    # which the ranking and the exact-match rule judge.
+    words = tuple(reading_of(question).topic_words)
+    names = {p: tuple(content_tokens(p)) for p in _name_parts(entry)}
+    if any(_holds(words, name) or _holds(name, words) for name in names.values()):
+        return None
+    parts = list(names)
+    scores = [fuzz.ratio(asked, _key(names[p])) for p in parts]
     best = max(range(len(parts)), key=scores.__getitem__, default=None)
     return parts[best] if best is not None and scores[best] >= NAME_WORD_MATCH else None
+
+
+def _holds(words: Sequence[str], part: Sequence[str]) -> bool:
+    """``part`` stands in ``words`` whole, word for word and in order."""
+    n = len(part)
+    return n > 0 and any(tuple(words[i : i + n]) == tuple(part) for i in range(len(words) - n + 1))
 
 
 def only_part_of_name(question: Reading | str, entry: GlossaryEntry) -> bool:
