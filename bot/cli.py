@@ -9,14 +9,12 @@ command line or stdin become U+FFFD.
 
 from __future__ import annotations
 
-import io
 import logging
 import os
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -25,6 +23,10 @@ from rich.markdown import Markdown
 from typer._click.core import Context  # the Context TyperGroup.invoke is declared with
 from typer.core import TyperGroup
 
+from bot import cli_files
+from bot.cli_common import fail as _fail
+from bot.cli_common import state as _state
+from bot.cli_common import stdin_lines
 from bot.exitcodes import ExitCode
 from bot.inputs import json_line, scrub
 from bot.search.calibration import FEATURES
@@ -57,7 +59,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Bilingual AI-glossary bot.",
 )
-_state: dict[str, Settings] = {}
 
 
 @app.callback()
@@ -114,11 +115,6 @@ def main(
         _state["settings"] = Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as exc:
         _fail(f"invalid option or setting: {setting_errors(exc)}", ExitCode.USAGE)
-
-
-def _fail(message: str, code: ExitCode) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
 
 
 def _bot(rebuild: bool = False, progress: bool = False):
@@ -257,7 +253,7 @@ def search(
 ) -> None:
     """Top-k glossary entries for a query (or for each stdin line)."""
     bot = _bot()
-    queries = [scrub(query)] if query is not None else _stdin_lines()
+    queries = [scrub(query)] if query is not None else stdin_lines()
     for q in queries:
         record = _search_record(bot, q, k)
         if as_json:
@@ -267,50 +263,6 @@ def search(
         typer.echo(f"{q}{flag}")
         for i, r in enumerate(record["results"], start=1):
             typer.echo(f"  {i}. {r['term']}  [{r['id']}]  {r['score']:.3f}  {r['source']}")
-
-
-def _stdin_lines() -> Iterator[str]:
-    """One query per line of stdin, read as UTF-8 whatever the locale (bad bytes become U+FFFD)."""
-    for line in io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"):
-        yield line.rstrip("\n")
-
-
-@app.command()
-def check(
-    files: Annotated[list[Path], typer.Argument(help="Glossary files or folders to check.")],
-) -> None:
-    """How each glossary file is read (format, encoding, delimiter, sheet, which column is which field,
-    languages, entries) and every problem, with its line or row and column. Exit 0 or 3."""
-    from glossary.report import check as check_files
-    from glossary.report import render
-
-    reports = check_files(files, _state["settings"].read_options)
-    typer.echo(render(reports))
-    if any(r.problems for r in reports):
-        raise typer.Exit(ExitCode.LOAD)
-
-
-@app.command()
-def template(
-    kind: Annotated[str, typer.Option("--format", help="csv | xlsx | yaml")] = "csv",
-    output: Annotated[
-        Path | None, typer.Option(help="Where to write it (default glossary-template.<format>).")
-    ] = None,
-) -> None:
-    """Write a starter glossary with one filled example row; only a term and a definition are required."""
-    from glossary import template as starter
-    from glossary.files import atomic_write
-
-    if kind not in starter.FORMATS:
-        _fail(f"--format {kind!r}: use one of {', '.join(starter.FORMATS)}", ExitCode.USAGE)
-    target = output or Path(f"glossary-template.{kind}")
-    if target.exists():
-        _fail(f"{target} exists; remove it or give --output another name", ExitCode.USAGE)
-    try:
-        atomic_write(target, starter.render(kind), mode=0o644)
-    except OSError as exc:
-        _fail(f"cannot write {target}: {exc.strerror or exc}", ExitCode.INPUT)
-    typer.echo(f"wrote {target}", err=True)
 
 
 @app.command()
@@ -409,32 +361,6 @@ def evaluate(
 
 
 @app.command()
-def view(
-    language: Annotated[str, typer.Argument(help="en (English only) or hi (Hindi only).")],
-    out: Annotated[Path, typer.Option(help="Folder to write glossary.yaml (and queries.jsonl) into.")],
-    questions: Annotated[
-        Path | None, typer.Option(help="Labelled questions (JSONL) to map to the view's headings.")
-    ] = None,
-) -> None:
-    """Write the configured glossary as a one-language file would have it (glossary.views)."""
-    from glossary import GlossaryError
-    from glossary.views import VIEWS, ViewError, write_view
-
-    if language not in VIEWS:
-        _fail(f"unknown view {language!r}: use {' or '.join(VIEWS)}", ExitCode.USAGE)
-    settings = _state["settings"]
-    try:
-        from bot.search.loading import read_glossary
-
-        made = write_view(read_glossary(settings), language, out, questions)
-    except GlossaryError as exc:
-        _fail(str(exc), ExitCode.LOAD)
-    except (OSError, ViewError) as exc:
-        _fail(f"cannot make the {language} view with {questions}: {exc}", ExitCode.INPUT)
-    typer.echo(f"{language} view: {len(made)} entries written to {out}", err=True)
-
-
-@app.command()
 def summary(
     files: Annotated[list[Path], typer.Argument(help="Metrics saved by `eval --save`; named by file stem.")],
     record: Annotated[
@@ -458,6 +384,10 @@ def summary(
         when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M+00:00")
         data = {"command": command, "date": when, "load_average": round(os.getloadavg()[0], 1), "runs": rows}
         atomic_write(record, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
+
+
+for _command in (cli_files.check, cli_files.template, cli_files.view):
+    app.command()(_command)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ arguments; only the bot, app and CLI read this model.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from glossary.columns import ColumnError, parse_overrides
+from bot.setting_values import columns_as_typed, paths_as_typed
 from glossary.formats import ReadOptions
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
 from glossary.yamlio import PARSED_DIR
@@ -343,37 +342,12 @@ class Settings(BaseSettings):
     @field_validator("glossary_paths", mode="before")
     @classmethod
     def _paths_as_typed(cls, value: Any) -> Any:
-        """A path as people type it: one, several (os.pathsep or commas), or a JSON list."""
-        if not isinstance(value, str):
-            return value
-        text = value.strip()
-        if text.startswith("["):
-            try:
-                return json.loads(text)
-            except ValueError as exc:
-                raise ValueError(
-                    f"not a JSON list of paths ({exc}); or give paths separated by commas"
-                ) from None
-        parts = [p.strip() for chunk in text.split(os.pathsep) for p in chunk.split(",")]
-        return [p for p in parts if p]
+        return paths_as_typed(value)
 
     @field_validator("glossary_columns", mode="before")
     @classmethod
     def _columns_as_typed(cls, value: Any) -> Any:
-        """``term=Word,definition=Meaning`` or a JSON object."""
-        if not isinstance(value, str):
-            return value
-        if value.strip().startswith("{"):
-            try:
-                return json.loads(value)
-            except ValueError as exc:
-                raise ValueError(
-                    f"not a JSON object ({exc}); or write term=Word,definition=Meaning"
-                ) from None
-        try:
-            return parse_overrides(value)
-        except ColumnError as exc:
-            raise ValueError(str(exc)) from None
+        return columns_as_typed(value)
 
     @field_validator("admin_password_hash")
     @classmethod

@@ -234,9 +234,10 @@ def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
         with ThreadPoolExecutor(12) as pool:
             codes = list(pool.map(join, range(12)))
         gate.set()
-        # Gradio runs up to chat_slots answering events at once (short and long lanes) and queues
-        # queue_max_size more; everyone beyond that is turned away.
-        admitted = Lanes.for_settings(1, 1, 2).chat_slots + 2
+        # Gradio runs up to chat_slots answering events at once (short and long lanes) and its queue
+        # holds queue_max_size more; the place an event leaves when it starts can be taken before the
+        # wave ends, so at most another queue_max_size (8 of 12 admitted seen on a loaded machine).
+        admitted = Lanes.for_settings(1, 1, 2).chat_slots + 2 * 2
         assert codes.count(200) >= 1 and codes.count(200) <= admitted
         assert codes.count(503) == len(codes) - codes.count(200)
         _wait_until_the_queue_is_empty(url)
