@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import socket
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -25,6 +27,10 @@ SHARED = REPO.parent / "shared"
 DEV_SET = SHARED / "eval" / "dev.jsonl"
 
 #: Fixtures that load the real multilingual-e5-small model (directly or through the bot).
+T = TypeVar("T")
+#: How often eventually() reads again.
+POLL_S = 0.05
+
 MODEL_FIXTURES = frozenset({"bot", "st_model_dir"})
 
 
@@ -34,6 +40,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     used = MODEL_FIXTURES.intersection(getattr(item, "fixturenames", ()))
     if used and item.get_closest_marker("model") is None:
         pytest.fail(f"uses {', '.join(sorted(used))} (the real model): mark it @pytest.mark.model", False)
+
+
+def eventually(read: Callable[[], T], done: Callable[[T], bool], timeout_s: float) -> T:
+    """``read()`` once ``done`` holds for it, or its last value after ``timeout_s`` (the caller
+    asserts on it): for what lands off the request path (a background writer, a queue draining,
+    a fade-in)."""
+    deadline = time.monotonic() + timeout_s
+    value = read()
+    while not done(value) and time.monotonic() < deadline:
+        time.sleep(POLL_S)
+        value = read()
+    return value
 
 
 def free_port() -> int:

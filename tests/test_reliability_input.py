@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import unicodedata
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -26,7 +25,7 @@ from bot.exitcodes import ExitCode
 from bot.inputs import scrub
 from bot.records import AnswerRecord, Store
 from bot.records.writer import Recorder
-from tests.conftest import free_port, serving
+from tests.conftest import eventually, free_port, serving
 from ui import callbacks
 from ui.admission import Lanes
 from ui.callbacks import _answer_lang
@@ -260,18 +259,16 @@ def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
 
 def _wait_until_done(futures: list[Future[httpx.Response]], count: int, timeout_s: float = 60.0) -> None:
     """Return once ``count`` of ``futures`` have finished (those are the callers turned away)."""
-    deadline = time.monotonic() + timeout_s
-    while sum(f.done() for f in futures) < count:
-        assert time.monotonic() < deadline, f"fewer than {count} callers were answered within {timeout_s} s"
-        time.sleep(0.05)
+    done = eventually(lambda: sum(f.done() for f in futures), lambda n: n >= count, timeout_s)
+    assert done >= count, f"fewer than {count} callers were answered within {timeout_s} s"
 
 
 def _wait_until_the_queue_is_empty(url: str, timeout_s: float = 60.0) -> None:
     """Poll the app's queue until the callers it accepted have been served (fails after ``timeout_s``)."""
-    deadline = time.monotonic() + timeout_s
-    while httpx.get(f"{url}/gradio_api/queue/status").json()["queue_size"] > 0:
-        assert time.monotonic() < deadline, f"the queue did not drain within {timeout_s} s"
-        time.sleep(0.05)
+    size = eventually(
+        lambda: httpx.get(f"{url}/gradio_api/queue/status").json()["queue_size"], lambda n: n == 0, timeout_s
+    )
+    assert size == 0, f"the queue did not drain within {timeout_s} s"
 
 
 def _fn_index(url: str, api_name: str) -> int:

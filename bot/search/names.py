@@ -138,17 +138,15 @@ def names_entry(question: Reading | str, entry: GlossaryEntry) -> bool:
 def misspelt_name(question: Reading | str, entry: GlossaryEntry) -> str | None:
     """The name of ``entry`` the asked topic is a misspelling of ("overfiting" -> Overfitting), or
     None: the whole topic, not a part of it, must be that close to the whole name."""
-    asked = _key(reading_of(question).topic_words)
-    if not asked:
-        return None
-    # The heading first: of names as close, the first is shown. A question that holds one of the
-    # names whole (or that one of them holds) has misspelt none: words were added or left out,
-    # which the ranking and the exact-match rule judge.
     words = tuple(reading_of(question).topic_words)
+    if not words:
+        return None
+    # A question that holds one of the names whole (or that one of them holds) has misspelt none:
+    # words were added or left out, which the ranking and the exact-match rule judge.
     names = {p: tuple(content_tokens(p)) for p in _name_parts(entry)}
     if any(_holds(words, name) or _holds(name, words) for name in names.values()):
         return None
-    parts = list(names)
+    asked, parts = _key(words), list(names)  # the heading first: of names as close, it is shown
     scores = [fuzz.ratio(asked, _key(names[p])) for p in parts]
     best = max(range(len(parts)), key=scores.__getitem__, default=None)
     return parts[best] if best is not None and scores[best] >= NAME_WORD_MATCH else None

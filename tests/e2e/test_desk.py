@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import itertools
 import re
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TypeVar
 from urllib.parse import quote
 
 import pytest
@@ -18,15 +16,13 @@ import regex
 
 from bot.core import GlossaryBot
 from bot.records import Store
-from tests.conftest import serving
+from tests.conftest import eventually, serving
 from tests.e2e.test_browser import _ask, _last_answer, _load, browser, outside  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 
-T = TypeVar("T")
 #: How long a check waits for the background writer or a fade-in before it fails.
 SETTLE_S = 15.0
-POLL_S = 0.1
 DESKTOP = (1280, 800)
 PHONE = (390, 844)
 SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -199,15 +195,8 @@ def test_phone_tap_targets_are_44px_and_8px_apart_and_tables_scroll(browser, ser
         assert broken == 0  # ... instead of breaking words
 
 
-def _eventually(read: Callable[[], T], done: Callable[[T], bool], timeout_s: float = SETTLE_S) -> T:
-    """``read()`` once ``done`` holds for it, or its last value after ``timeout_s`` (the caller
-    asserts): votes are written off the request path, and messages fade in."""
-    deadline = time.monotonic() + timeout_s
-    value = read()
-    while not done(value) and time.monotonic() < deadline:
-        time.sleep(POLL_S)
-        value = read()
-    return value
+def _same(pair: tuple[object, object]) -> bool:
+    return pair[0] == pair[1]
 
 
 def _records(store) -> dict[str, tuple[str | None, str | None]]:
@@ -228,7 +217,8 @@ def test_a_comment_after_a_second_answer_rates_the_message_it_was_opened_for(bro
         page.locator("#comment-row textarea").fill("too short")
         page.locator("#send-comment").click()
         page.locator("#vote-status").get_by_text("Thank").wait_for()
-    records = _eventually(lambda: _records(store), lambda r: r.get(batch) == ("dislike", "too short"))
+    commented = ("dislike", "too short")
+    records = eventually(lambda: _records(store), lambda r: r.get(batch) == commented, SETTLE_S)
     assert records[epoch] == ("like", None)
     assert records[batch] == ("dislike", "too short")
 
@@ -284,7 +274,7 @@ def test_sources_read_at_the_answers_own_size_and_contrast(browser, server, outs
         answer = page.locator("#chat .message:not(.thought) > [data-testid=bot] p").last
         row = page.locator("#chat .thought").last.locator("li").first
         # a message fades in: compare once both have finished (a bound on waiting, not a timing claim)
-        both = _eventually(lambda: (row.evaluate(style), answer.evaluate(style)), lambda p: p[0] == p[1])
+        both = eventually(lambda: (row.evaluate(style), answer.evaluate(style)), _same, SETTLE_S)
         assert both[0] == both[1], both
 
 
