@@ -11,7 +11,11 @@
 4. first: a team's first build, whole process (``glossary-bot --glossary G search`` on an empty
    cache), against its floor measured in the same run: a new process that loads the encoder and
    encodes one ``term: definition`` text per entry (what the plainest index of the glossary costs),
-   each ``ROUNDS`` times in turns; for the CNCF glossary and each file of ``--first`` (e.g. a CSV).
+   each ``ROUNDS`` times in turns; for the CNCF glossary and each file of ``--first`` (e.g. a CSV);
+5. throughput: a build's encoding against its backend's bare batch encoding, on the same texts (the
+   CNCF index texts, both prompts) in one child process, ``ROUNDS`` times in turns: the build's way
+   (``BuildEncoder``: a new embedding store, each distinct text once, length-sorted batches of
+   ``BUILD_BATCH``, every vector stored) and the encoder called once per prompt with every text.
 
 Results are merged into ``--out`` (default ``benchmarks/DEPLOY.json``), each section with the command,
 time and load average of its run (``--label`` names it ``<section>_<label>``); ``make bench`` runs it
@@ -29,10 +33,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import yaml
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
 CNCF = REPO.parent / "shared" / "eval" / "foreign" / "cncf-hi" / "glossary.yaml"
@@ -52,6 +61,8 @@ QUESTIONS = [
 LATENCY_ROUNDS = 4
 #: Runs of each side of the first-build figure, in turns.
 ROUNDS = 2
+#: Texts encoded before the throughput figure is timed (the engine's first call sets itself up).
+WARM_UP = 8
 #: Texts encoded per thread count for the encoding-speed figure.
 SPEED_SAMPLE = 64
 #: The fields of an entry whose text a copy varies (so that copies are encoded, not found stored).
@@ -252,6 +263,41 @@ def first(work: Path, extra: list[Path]) -> dict[str, dict[str, object]]:
     return out
 
 
+def throughput(work: Path) -> dict[str, object]:
+    """Texts per second of a build's encoding and of the bare encoder, and their ratio (medians)."""
+    out = _child("throughput", str(CNCF), cache=work / "throughput-cache")
+    build, bare = statistics.median(out["build_per_s"]), statistics.median(out["bare_per_s"])
+    return {**out, "build_median_per_s": build, "bare_median_per_s": bare, "ratio": build / bare}
+
+
+def _throughput(glossary: Path, settings: Settings) -> dict:
+    """Inside a child: both ways of encoding the glossary's index texts, in turns (see module docstring)."""
+    from glossary import load_glossary
+    from index.embeddings import BuildEncoder, BuildStatus, EmbeddingStore, cores
+    from index.embeddings import threads as using
+    from index.encoders import make_encoder
+    from index.passages import glossary_passages
+
+    encoder = make_encoder(settings.encoder_backend, settings.cache_dir)
+    passages = glossary_passages(list(load_glossary([glossary]).entries))
+    by_prompt = {p: [x.text for x in passages if x.prompt == p] for p in ("passage", "query")}
+    texts = sum(len(t) for t in by_prompt.values())
+    build, bare = [], []
+    with using(encoder, cores()), tempfile.TemporaryDirectory() as tmp:
+        encoder.encode_passages(by_prompt["passage"][:WARM_UP])
+        for r in range(ROUNDS):
+            builder = BuildEncoder(encoder, EmbeddingStore(Path(tmp) / f"{r}.sqlite3"), BuildStatus())
+            began = time.perf_counter()
+            builder.encode_passages(by_prompt["passage"])
+            builder.encode_queries(by_prompt["query"])
+            build.append(texts / (time.perf_counter() - began))
+            began = time.perf_counter()
+            encoder.encode_passages(by_prompt["passage"])
+            encoder.encode_queries(by_prompt["query"])
+            bare.append(texts / (time.perf_counter() - began))
+    return {"backend": settings.encoder_backend, "texts": texts, "build_per_s": build, "bare_per_s": bare}
+
+
 def child(mode: str, glossary: Path, threads: int = 1) -> dict:
     """Inside a child process: load (and query) the bot, time encoding on ``threads`` threads, or (the
     first build's floor) load the encoder and encode one ``term: definition`` text per entry."""
@@ -259,6 +305,8 @@ def child(mode: str, glossary: Path, threads: int = 1) -> dict:
     from bot.settings import Settings
 
     settings = Settings(glossary_paths=[glossary])
+    if mode == "throughput":
+        return _throughput(glossary, settings)
     if mode == "floor":
         from glossary import load_glossary
         from index.encoders import make_encoder
@@ -301,7 +349,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.deploy", description=__doc__)
     parser.add_argument("--entries", type=int, default=ENTRY_LIMIT, help="Size of the generated glossary.")
     parser.add_argument(
-        "--sections", default="start,edit,big,first", help="Comma-separated: start, edit, big, first."
+        "--sections",
+        default="start,edit,big,first,throughput",
+        help="Comma-separated: start, edit, big, first, throughput.",
     )
     parser.add_argument(
         "--same-texts",
@@ -321,11 +371,12 @@ def main(argv: list[str] | None = None) -> None:
     command = " ".join(["python -m benchmarks.deploy", *(argv if argv is not None else sys.argv[1:])])
     with tempfile.TemporaryDirectory(prefix="bench-deploy-") as tmp:
         work = Path(tmp)
-        sections = {
+        sections: dict[str, Callable[[Path], Mapping[str, object]]] = {
             "start": start,
             "edit": edit,
             "big": lambda w: big(w, args.entries, args.same_texts),
             "first": lambda w: first(w, args.first),
+            "throughput": throughput,
         }
         for section in args.sections.split(","):
             began = time.monotonic()

@@ -59,15 +59,19 @@ def test_unknown_share(lexical):
     assert lexical.unknown_share(["42"]) == 0.0
 
 
-def test_words_in_a_script_the_glossary_never_writes_are_no_evidence_either_way():
-    """An English-only glossary cannot know Hindi words: "ओवरफिटिंग क्या होता है" asked of it is judged
-    by its other evidence, not declined for words in a script the glossary never uses."""
+def test_words_in_a_script_the_glossary_never_writes_are_no_evidence_unless_they_sound_like_its_own():
+    """An English-only glossary cannot know Hindi words: not knowing one is no evidence. One that
+    sounds like its English ("ओवरफिटिंग", "overfitting") is a word it has; a question whose every word
+    is in the other script and none sounds like the glossary's ("दाल मखनी") is wholly unknown."""
     from glossary.views import glossary_view
 
     english = LexicalIndex(list(glossary_view(load_glossary().without_project_extras(), "en").entries))
+    assert english.scripts == {"latin"}
     assert english.unknown_share(["ओवरफिटिंग", "overfitting"]) == 0.0
-    assert english.unknown_share(["ओवरफिटिंग", "biryani"]) == 1.0
     assert english.unknown_share(["ओवरफिटिंग"]) == 0.0
+    assert english.unknown_share(["ओवरफिटिंग", "biryani"]) == 0.5, "the Hindi word is known by sound"
+    assert english.unknown_share(["मखनी", "biryani"]) == 1.0, "the Hindi word is left out"
+    assert english.unknown_share(["दाल", "मखनी"]) == 1.0, "nothing connects to the glossary"
     bilingual = LexicalIndex(list(load_glossary().without_project_extras().entries))
     assert bilingual.unknown_share(["बिरयानी", "overfitting"]) == 0.5
 
@@ -75,11 +79,14 @@ def test_words_in_a_script_the_glossary_never_writes_are_no_evidence_either_way(
 def test_an_english_word_asked_of_a_hindi_only_glossary_is_known_when_it_sounds_like_its_hindi():
     """A Hindi glossary writes English terms in Devanagari ("ट्रेनिंग", romanized "trening"): "training"
     asked of it is a word it has, "cricket" is not (short words can meet one by chance: "rice" and
-    "earth" do). A glossary with English text of its own is asked for the English word itself."""
+    "earth" do; skeletons of fewer than three consonants are never matched). A glossary with
+    English text of its own is asked for the English word itself."""
     from glossary.views import glossary_view
 
     bare = load_glossary().without_project_extras()
     hindi = LexicalIndex(list(glossary_view(bare, "hi").entries))
-    assert hindi.unknown_share(["training", "cricket"]) == 0.5
+    assert hindi.scripts == {"devanagari"}, "its acronyms (GPU, MoE) do not make English its language"
+    assert hindi.unknown_share(["training", "cricket"]) == 0.0, "cricket is no evidence, training known"
+    assert hindi.unknown_share(["cricket", "guitar"]) == 1.0, "nothing connects to the glossary"
     bilingual = LexicalIndex(list(bare.entries))
     assert hindi.unknown_share(["treyning"]) == 0.0 and bilingual.unknown_share(["treyning"]) == 1.0

@@ -29,18 +29,19 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from bot.search import transfer
 from bot.search.fit_basis import BASIS_FILE, REFIT_SHARE, Basis
 from bot.search.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
 from bot.search.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
 from bot.understand.query import Reading, read
-from glossary import pruning
+from glossary import GlossaryEntry, pruning
 from glossary.files import Artifact, load_or_publish
 from index.store import INDEX_DIR, INDEX_NAME
 
 log = logging.getLogger(__name__)
 
 #: Bump when pseudo-questions, features or fitting change: saved calibrations are then refitted.
-VERSION = 5
+VERSION = 6
 #: Share of in-scope pseudo-questions the fitted threshold may decline.
 MAX_WRONGLY_DECLINED = 0.01
 #: Fusion weights tried; the default options' values are among them.
@@ -81,6 +82,23 @@ def features(ranking: Ranking) -> np.ndarray:
     )
 
 
+@dataclass(frozen=True)
+class Standard:
+    """The mean and spread of a glossary's features over its own pseudo-questions."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> Standard:
+        mean, scale = x.mean(axis=0), x.std(axis=0)
+        scale[scale == 0] = 1.0
+        return cls(mean, scale)
+
+    def apply(self, x: np.ndarray) -> np.ndarray:
+        return (x - self.mean) / self.scale
+
+
 class Logistic(BaseModel):
     """A fitted logistic model on standardised features."""
 
@@ -97,19 +115,20 @@ class Logistic(BaseModel):
 
     @classmethod
     def fit(cls, x: np.ndarray, y: np.ndarray) -> Logistic:
+        scale = Standard.of(x)
+        return cls.fit_standardised(scale.apply(x), y, scale)
+
+    @classmethod
+    def fit_standardised(cls, z: np.ndarray, y: np.ndarray, scale: Standard) -> Logistic:
+        """Fit on features already standardised by ``scale`` (kept to standardise what it is asked)."""
         from sklearn.linear_model import LogisticRegression
 
-        mean, scale = x.mean(axis=0), x.std(axis=0)
-        scale[scale == 0] = 1.0
         if len(set(y.tolist())) < 2:  # nothing to separate: a constant probability
-            return cls(mean=mean.tolist(), scale=scale.tolist(), coef=[0.0] * x.shape[1], intercept=0.0)
-        model = LogisticRegression(C=_C, max_iter=1000).fit((x - mean) / scale, y)
-        return cls(
-            mean=mean.tolist(),
-            scale=scale.tolist(),
-            coef=model.coef_[0].tolist(),
-            intercept=float(model.intercept_[0]),
-        )
+            coef, intercept = [0.0] * z.shape[1], 0.0
+        else:
+            model = LogisticRegression(C=_C, max_iter=1000).fit(z, y)
+            coef, intercept = model.coef_[0].tolist(), float(model.intercept_[0])
+        return cls(mean=scale.mean.tolist(), scale=scale.scale.tolist(), coef=coef, intercept=intercept)
 
 
 class TradeOff(BaseModel):
@@ -151,47 +170,94 @@ def shipped() -> Calibration:
     return Calibration.model_validate_json(DEFAULT_PATH.read_bytes())
 
 
-def fit(retriever: Retriever, progress: bool = False) -> Calibration:
-    """Fit weights, decision and confidence for ``retriever``'s glossary (encodes the pseudo-questions)."""
-    entries = retriever.entries
-    if len(entries) < MIN_ENTRIES_TO_FIT:
-        return shipped()
-    views, questions = views_and_questions(entries)
+@dataclass(frozen=True)
+class Questioned:
+    """A glossary's pseudo-questions asked of its views, with the fusion weights fitted on them."""
+
+    views: list[View]
+    questions: list[PseudoQuestion]
+    readings: list[Reading]
+    vectors: np.ndarray
+    asked: list[_Asked]
+    options: RetrievalOptions
+
+
+def question(retriever: Retriever, progress: bool = False) -> Questioned:
+    """Ask the glossary its pseudo-questions (encoding them) and fit the fusion weights on them."""
+    views, questions = views_and_questions(retriever.entries)
     if progress:
         log.warning("calibrating on %d pseudo-questions", len(questions))
     readings = [read(q.text) for q in questions]  # each read once, then asked of its views
     vectors = retriever.encode(readings)
-    asked = _ask(retriever, views, questions, readings, vectors)
-    options = _best_options(retriever.options, asked)
-    x, inside, right = _labelled(asked, options)
-    in_scope = Logistic.fit(x, inside.astype(int))
+    asked = ask(retriever, views, questions, readings, vectors)
+    return Questioned(views, questions, readings, vectors, asked, _best_options(retriever.options, asked))
+
+
+def fit(retriever: Retriever, progress: bool = False) -> Calibration:
+    """Fit weights, decision and confidence for ``retriever``'s glossary (encodes the pseudo-questions).
+
+    Features are standardised by the glossary's own pseudo-questions, so that the rows borrowed from
+    the project's glossary (``bot.search.transfer``: real questions asked of a view in the same
+    languages, standardised by that view's own pseudo-questions) say the same thing in its terms.
+    """
+    entries = retriever.entries
+    if len(entries) < MIN_ENTRIES_TO_FIT:
+        return shipped()
+    done = question(retriever, progress)
+    views, questions, readings, vectors, options = (
+        done.views,
+        done.questions,
+        done.readings,
+        done.vectors,
+        done.options,
+    )
+    x, inside, right = labelled(done.asked, options)
+    scale = Standard.of(x)
+    borrowed = transfer.borrowed(languages(entries), VERSION, FEATURES)
+    in_scope = Logistic.fit_standardised(scale.apply(x), inside.astype(int), scale)
     # How close a real description comes to the glossary's wording lies between a field asked of a
     # view without it (above) and the field asked verbatim: confidence learns from both.
     whole = View(len(views), frozenset(), {})
     reworded = [i for i, q in enumerate(questions) if q.kind in REWORDED]
     again = [replace(questions[i], fold=whole.fold) for i in reworded]
-    verbatim = _ask(retriever, [whole], again, [readings[i] for i in reworded], vectors[reworded])
-    xv, _, right_v = _labelled(verbatim, options)
+    verbatim = ask(retriever, [whole], again, [readings[i] for i in reworded], vectors[reworded])
+    xv, _, right_v = labelled(verbatim, options)
+    z_right, right_all = _pooled(
+        scale.apply(np.vstack([x, xv])), np.concatenate([right, right_v]), borrowed.z, borrowed.right
+    )
     p_in = np.array([in_scope.probability(row) for row in x])
     threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
     kinds: dict[str, int] = {}
     for q in questions:
         kinds[q.kind] = kinds.get(q.kind, 0) + 1
+    kinds["borrowed"] = len(borrowed.inside)
     return Calibration(
         options=options,
         in_scope=in_scope,
-        correct=Logistic.fit(np.vstack([x, xv]), np.concatenate([right, right_v]).astype(int)),
+        correct=Logistic.fit_standardised(z_right, right_all.astype(int), scale),
         threshold=threshold,
         questions=kinds,
-        pseudo_mrr=_mrr(asked, options),
+        pseudo_mrr=_mrr(done.asked, options),
         pseudo_recall_at_1=float(right[inside].mean()) if inside.any() else 0.0,
         trade_off=_trade_off(p_in, inside),
     )
 
 
-def _labelled(
-    asked: Sequence[_Asked], options: RetrievalOptions
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def languages(entries: Sequence[GlossaryEntry]) -> tuple[str, ...]:
+    """The languages a glossary's definitions are written in, in a fixed order."""
+    present = {lang for e in entries for lang in e.languages}
+    return tuple(lang for lang in ("en", "hi") if lang in present)
+
+
+def _pooled(
+    own: np.ndarray, own_y: np.ndarray, borrowed: list[list[float]], borrowed_y: list[bool]
+) -> tuple[np.ndarray, np.ndarray]:
+    if not borrowed:
+        return own, own_y
+    return np.vstack([own, np.asarray(borrowed)]), np.concatenate([own_y, np.asarray(borrowed_y)])
+
+
+def labelled(asked: Sequence[_Asked], options: RetrievalOptions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Features of each question's ranking, whether it is in scope, whether its entry came first."""
     rankings = [fuse(a.signals, options) for a in asked]
     x = np.stack([features(r) for r in rankings])
@@ -202,7 +268,7 @@ def _labelled(
     return x, inside, right
 
 
-def _ask(
+def ask(
     retriever: Retriever,
     views: list[View],
     questions: list[PseudoQuestion],

@@ -38,6 +38,9 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 #: Normalised Damerau-Levenshtein similarity a misspelt word needs to be read as a name word.
 FUZZY_CUTOFF = 0.79  # one edit in a five-letter word (0.8) passes despite float rounding
 MIN_FUZZY_LEN = 4
+#: Fewest consonants a word's skeleton needs to be matched by sound: shorter ones ("dl", "vd") meet
+#: some glossary word by chance.
+MIN_SKELETON = 3
 #: Words whose spelling correction is remembered, per index.
 CORRECTION_MEMORY = 4096
 #: Devanagari words whose romanized view is remembered (a word recurs across entries, names count
@@ -104,13 +107,16 @@ class LexicalIndex:
         #: neither, so no decision depends on them.
         self.known = frozenset(t for words in own for t in words)
         self._romanized = frozenset(t for view in views for t in view)
-        # A glossary without English definitions has its English terms in Devanagari ("ट्रेनिंग"): an
-        # English word asked of it is known when it sounds like one of them. (With English text of
-        # its own, the English word itself is looked for.)
-        english = any(e.definition_en for e in self.entries)
-        self._sounds = frozenset(
-            () if english else (_consonants(t) for t in self._romanized if len(t) >= MIN_FUZZY_LEN)
-        )
+        #: The scripts the glossary's languages are written in (those its definitions are in: an
+        #: acronym such as "GPU" in a Hindi-only file does not make English one of them).
+        self.scripts = frozenset(_LANGUAGE_SCRIPT[lang] for e in self.entries for lang in e.languages)
+        # A word asked in a script the glossary's languages do not use is matched by sound: an English
+        # word against the Devanagari spellings of English terms in a Hindi-only file ("training" and
+        # ट्रेनिंग), a Devanagari word against the English words of an English-only file (ओवरफिटिंग and
+        # "overfitting"). Both sides are compared as romanized consonant skeletons.
+        spoken = self._romanized if "latin" not in self.scripts else self.known
+        skeletons = (_consonants(t) for t in spoken if t.isascii())
+        self._sounds = frozenset(k for k in skeletons if len(k) >= MIN_SKELETON)
         self.name_vocabulary = sorted({t for names in self._names for name in names for t in name})
         # Names as (entry, tokens, total IDF), and word -> names containing it: a question only
         # touches the few names that share a word with it.
@@ -126,9 +132,6 @@ class LexicalIndex:
                 self._names_with.setdefault(t, []).append(n)
         self._max_idf = max(self.idf.values(), default=1.0)
         self.acronyms = _acronyms(self.entries)
-        #: The scripts the glossary's own words are written in: a word in another script is no
-        #: evidence that a question is out of its scope (a Hindi word asked of an English-only file).
-        self.scripts = frozenset(_script(t) for t in self.known)
         # Memoised per index (not per class, so a reloaded glossary's old index can be freed), bounded.
         self._closest = lru_cache(maxsize=CORRECTION_MEMORY)(self._find_closest)
 
@@ -153,24 +156,33 @@ class LexicalIndex:
 
     def unknown_share(self, words: Sequence[str]) -> float:
         """Share of the words that the glossary never uses; words with digits (numbers, sizes,
-        codes such as "7b" or a stray "31m") say nothing about the topic and are left out, and so
-        are unknown words in a script the glossary's own words are never written in (a Hindi word
-        asked of an English-only glossary)."""
+        codes such as "7b" or a stray "31m") say nothing about the topic and are left out.
+
+        A word in a script the glossary's languages do not use (a Hindi word asked of an
+        English-only file) counts only when it sounds like one of the glossary's words: not
+        knowing it is no evidence, since the glossary could not have written it. A question whose
+        words are all such words and none of them sounds like the glossary's is wholly unknown.
+        """
         seen = self.known | self._romanized
-        known = [w in seen or fold(w) in seen or self._sounds_like_own(w) for w in words]
-        counted = [
-            k
-            for w, k in zip(words, known, strict=True)
-            if not any(c.isdigit() for c in w) and (k or self._in_own_script(w))
-        ]
-        return (len(counted) - sum(counted)) / len(counted) if counted else 0.0
+        counted, foreign = [], 0
+        for word in words:
+            if any(c.isdigit() for c in word):
+                continue
+            if self._in_own_script(word):
+                counted.append(word in seen or fold(word) in seen)
+            elif word in seen or fold(word) in seen or self._sounds_like_own(word):
+                counted.append(True)
+            else:
+                foreign += 1
+        if not counted:
+            return 1.0 if foreign else 0.0
+        return (len(counted) - sum(counted)) / len(counted)
 
     def _sounds_like_own(self, word: str) -> bool:
-        """An English spelling of a word the glossary writes in Devanagari ("training" and ट्रेनिंग,
-        romanized "trening"): the same consonants in the same order."""
-        if not self._sounds or len(word) < MIN_FUZZY_LEN or _DEVANAGARI_WORD.search(word):
-            return False
-        return _consonants(word) in self._sounds
+        """Whether a word in another script has the consonants of a glossary word, in order."""
+        latin = _romanized_word(word) if _DEVANAGARI_WORD.search(word) else word
+        skeleton = _consonants(latin)
+        return len(skeleton) >= MIN_SKELETON and skeleton in self._sounds
 
     def _in_own_script(self, word: str) -> bool:
         return _script(word) in self.scripts
@@ -212,6 +224,11 @@ def _consonants(word: str) -> str:
 
 def _script(word: str) -> str:
     return "devanagari" if _DEVANAGARI_WORD.search(word) else "latin"
+
+
+#: The script each glossary language's words are written in (romanized Hindi is matched through
+#: the romanized views, not as the glossary's own script).
+_LANGUAGE_SCRIPT = {"en": "latin", "hi": "devanagari"}
 
 
 _ACRONYM = regex.compile(r"^[\p{Lu}\p{N}][\p{L}\p{N}]{1,5}$")

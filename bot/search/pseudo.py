@@ -35,7 +35,7 @@ from bot.understand.translit import romanise_text
 from glossary import GlossaryEntry
 from glossary.yamlio import load_yaml
 
-Kind = Literal["name", "field", "romanized", "held-out", "off-topic"]
+Kind = Literal["name", "field", "romanized", "held-out", "off-topic", "paraphrase"]
 #: Kinds made of an entry's own sentences (the others are names or out of scope).
 REWORDED = ("field", "romanized")
 OFF_TOPIC_PATH = Path(__file__).parents[1] / "data" / "off_topic.yaml"
@@ -54,6 +54,10 @@ SEED = 20261201
 FIELDS = ("definition_en", "definition_hi", "usage_en", "usage_hi", "example_en", "example_hi")
 _SENTENCE_END = regex.compile(r"(?<=[.!?।])\s+")
 _NAME_TEMPLATES = ("what is {}?", "{} kya hai?", "{} क्या है?", "{}")
+#: For a glossary without one of the languages, each name is also asked the way an asker of that
+#: language would: a Hindi-only file's names romanized in an English question (ड्रॉपआउट -> "what is
+#: dropout?"), an English-only file's names in a Hindi one.
+_OTHER_LANGUAGE_TEMPLATES = {"en": "what is {}?", "hi": "{} क्या होता है?"}
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ def off_topic_pool() -> list[str]:
 def views_and_questions(entries: Sequence[GlossaryEntry]) -> tuple[list[View], list[PseudoQuestion]]:
     """The ``FOLDS`` views of the glossary and the questions asked of each."""
     rng = random.Random(SEED)
+    missing = [lang for lang in _OTHER_LANGUAGE_TEMPLATES if not any(lang in e.languages for e in entries)]
     chosen = list(entries)
     rng.shuffle(chosen)
     chosen = chosen[:MAX_ENTRIES]
@@ -110,6 +115,7 @@ def views_and_questions(entries: Sequence[GlossaryEntry]) -> tuple[list[View], l
             field = _field_to_hide(entry, i)
             hidden[entry.id] = field
             questions += _questions(entry, field, fold, rng)
+            questions += _asked_in(missing, entry, fold)
         views.append(View(fold, held_out, hidden))
     questions += [PseudoQuestion(q, None, "off-topic", 0) for q in off_topic_pool()]
     return views, questions
@@ -130,6 +136,17 @@ def _questions(entry: GlossaryEntry, field: str, fold: int, rng: random.Random) 
         out.append(PseudoQuestion(sentence, entry.id, "field", fold))
         if field.endswith("_hi"):
             out.append(PseudoQuestion(romanise_text(sentence), entry.id, "romanized", fold))
+    return out
+
+
+def _asked_in(languages: Sequence[str], entry: GlossaryEntry, fold: int) -> list[PseudoQuestion]:
+    """The entry's first name asked in each of ``languages`` the glossary lacks (see
+    ``_OTHER_LANGUAGE_TEMPLATES``), Devanagari romanized for English."""
+    name = _core_name(entry.term)
+    out = []
+    for lang in languages:
+        shown = romanise_text(name) if lang == "en" else name
+        out.append(PseudoQuestion(_OTHER_LANGUAGE_TEMPLATES[lang].format(shown), entry.id, "name", fold))
     return out
 
 

@@ -1,0 +1,79 @@
+"""Make the borrowed questions (``bot.search.transfer``): ``make borrowed-questions``.
+
+The bundled glossary without its project-written extras stands for a user's file, as the shipped
+default calibration does; its paraphrases are the questions. Each view (bilingual, English-only,
+Hindi-only: ``glossary.views``) is indexed and asked its own pseudo-questions first, which fixes its
+folds, its fusion weights and the standardisation of its features; then every paraphrase of an
+entry the view has is asked of the fold that holds the entry (a held-out entry's paraphrase is out
+of that fold's scope).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from bot.search import calibration
+from bot.search.calibration import FEATURES, VERSION, Standard, ask, labelled, question
+from bot.search.loading import ready
+from bot.search.pseudo import PseudoQuestion
+from bot.search.retrieval import Retriever
+from bot.search.transfer import BORROWED_PATH, Borrowed, BorrowedSet, key
+from bot.settings import Settings
+from bot.understand.query import read
+from glossary import Glossary, load_glossary
+from glossary.files import atomic_write
+from glossary.views import VIEWS, glossary_view
+from index.encoders import CachedEncoder, make_encoder
+
+#: Decimals kept of a standardised feature (the file is shipped; more say nothing).
+DECIMALS = 4
+
+
+def paraphrase_rows(retriever: Retriever, paraphrases: Mapping[str, Sequence[str]]) -> Borrowed:
+    """The paraphrases of ``retriever``'s entries asked of its pseudo-question folds."""
+    done = question(retriever)
+    own, _, _ = labelled(done.asked, done.options)
+    scale = Standard.of(own)
+    fold_of = {e: v.fold for v in done.views for e in (*v.held_out, *v.hidden)}
+    held_out = {e for v in done.views for e in v.held_out}
+    asked = [
+        PseudoQuestion(text, None if entry in held_out else entry, "paraphrase", fold_of[entry])
+        for entry, texts in paraphrases.items()
+        if entry in fold_of
+        for text in texts
+    ]
+    readings = [read(q.text) for q in asked]
+    rows = ask(retriever, done.views, asked, readings, retriever.encode(readings))
+    x, inside, right = labelled(rows, done.options)
+    return Borrowed(
+        z=np.round(scale.apply(x), DECIMALS).tolist(), inside=inside.tolist(), right=right.tolist()
+    )
+
+
+def borrowed_set(settings: Settings) -> BorrowedSet:
+    full = load_glossary()
+    paraphrases = {e.id: list(e.paraphrases) for e in full.entries}
+    bare = full.without_project_extras()
+    views: list[Glossary] = [bare, *(glossary_view(bare, v) for v in VIEWS)]
+    encoder = CachedEncoder(
+        make_encoder(settings.encoder_backend, settings.cache_dir, settings.encoder_model, settings.threads)
+    )
+    by_languages = {}
+    for view in views:
+        retriever = ready(view, encoder, settings).retriever
+        by_languages[key(calibration.languages(retriever.entries))] = paraphrase_rows(retriever, paraphrases)
+    return BorrowedSet(version=VERSION, features=FEATURES, by_languages=by_languages)
+
+
+def main() -> None:
+    made = borrowed_set(Settings())
+    atomic_write(BORROWED_PATH, (made.model_dump_json() + "\n").encode())
+    for languages, rows in made.by_languages.items():
+        inside, right = sum(rows.inside), sum(rows.right)
+        print(f"{languages}: {len(rows.inside)} questions, {inside} in scope, {right} right first")
+
+
+if __name__ == "__main__":
+    main()
