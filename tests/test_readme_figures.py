@@ -50,6 +50,21 @@ def test_the_readme_shows_the_recorded_first_build_against_its_floor():
     assert written in " ".join(SECTION.split()), written
 
 
+def test_the_readme_shows_the_recorded_first_build_of_the_english_only_csv():
+    csv = DEPLOY["first"]["glossary.csv"]
+    build, floor = csv["build_median_s"], csv["floor_median_s"]
+    written = f"median {build:.1f} s against {floor:.1f} s, {csv['ratio']:.2f}×"
+    assert written in " ".join(SECTION.split()), written
+
+
+def test_the_readme_shows_the_recorded_build_throughput_against_the_bare_encoder():
+    run = DEPLOY["throughput"]
+    build, bare, ratio = run["build_median_per_s"], run["bare_median_per_s"], run["ratio"]
+    written = f"build {build:.1f} texts/s against bare {bare:.1f}, {ratio:.2f}×"
+    assert written in " ".join(SECTION.split()), written
+    assert f"{run['when']}, load average {run['load_average']}" in " ".join(SECTION.split())
+
+
 @pytest.mark.parametrize("section", ["big", "big_5000"])
 def test_the_readme_shows_the_recorded_encoding_rates(section):
     rates = " / ".join(f"{DEPLOY[section][f'texts_per_s_{n}_threads']:.1f}" for n in (1, 2))

@@ -34,10 +34,11 @@ AnswerKind = Literal[
     "small talk",
     "no context",
 ]
-#: Confidence below which an answer is a near miss ("no entry for X; the closest are ..."): below it
-#: 21 of 38 answered first entries were right on both dev sets together (5 of 21 on cncf-hi), at or
-#: above it 205 of 217 (94 %).
-NEAR_MISS_CONFIDENCE = 0.3
+#: Confidence below which an answer is a near miss ("no entry for X; the closest are ..."). Chosen
+#: to keep 94 % of the cards shown right on both dev sets together (bundled and cncf-hi), as the
+#: confidence before the borrowed questions did at 0.3: now at 0.4, 209 of 221 answered first
+#: entries at or above it are right (95 %) and 18 of 34 below it; at 0.3, 216 of 234 (92 %).
+NEAR_MISS_CONFIDENCE = 0.4
 
 
 class Citation(BaseModel):

@@ -204,57 +204,56 @@ def fit(retriever: Retriever, progress: bool = False) -> Calibration:
     if len(entries) < MIN_ENTRIES_TO_FIT:
         return shipped()
     done = question(retriever, progress)
-    views, questions, readings, vectors, options = (
-        done.views,
-        done.questions,
-        done.readings,
-        done.vectors,
-        done.options,
-    )
-    x, inside, right = labelled(done.asked, options)
+    x, inside, right = labelled(done.asked, done.options)
     scale = Standard.of(x)
-    borrowed = transfer.borrowed(languages(entries), VERSION, FEATURES)
     in_scope = Logistic.fit_standardised(scale.apply(x), inside.astype(int), scale)
-    # How close a real description comes to the glossary's wording lies between a field asked of a
-    # view without it (above) and the field asked verbatim: confidence learns from both.
-    whole = View(len(views), frozenset(), {})
-    reworded = [i for i, q in enumerate(questions) if q.kind in REWORDED]
-    again = [replace(questions[i], fold=whole.fold) for i in reworded]
-    verbatim = ask(retriever, [whole], again, [readings[i] for i in reworded], vectors[reworded])
-    xv, _, right_v = labelled(verbatim, options)
-    z_right, right_all = _pooled(
-        scale.apply(np.vstack([x, xv])), np.concatenate([right, right_v]), borrowed.z, borrowed.right
-    )
+    borrowed = transfer.borrowed(languages(entries), VERSION, FEATURES)
     p_in = np.array([in_scope.probability(row) for row in x])
     threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
     kinds: dict[str, int] = {}
-    for q in questions:
+    for q in done.questions:
         kinds[q.kind] = kinds.get(q.kind, 0) + 1
     kinds["borrowed"] = len(borrowed.inside)
     return Calibration(
-        options=options,
+        options=done.options,
         in_scope=in_scope,
-        correct=Logistic.fit_standardised(z_right, right_all.astype(int), scale),
+        correct=_confidence(retriever, done, scale.apply(x), right, scale, borrowed),
         threshold=threshold,
         questions=kinds,
-        pseudo_mrr=_mrr(done.asked, options),
+        pseudo_mrr=_mrr(done.asked, done.options),
         pseudo_recall_at_1=float(right[inside].mean()) if inside.any() else 0.0,
         trade_off=_trade_off(p_in, inside),
     )
+
+
+def _confidence(
+    retriever: Retriever,
+    done: Questioned,
+    z: np.ndarray,
+    right: np.ndarray,
+    scale: Standard,
+    borrowed: transfer.Borrowed,
+) -> Logistic:
+    """P(first entry is right). How close a real description comes to the glossary's wording lies
+    between a field asked of a view without it (``z``, ``right``) and the field asked verbatim, so
+    it learns from both, and from the questions borrowed for the glossary's languages."""
+    whole = View(len(done.views), frozenset(), {})
+    reworded = [i for i, q in enumerate(done.questions) if q.kind in REWORDED]
+    again = [replace(done.questions[i], fold=whole.fold) for i in reworded]
+    readings = [done.readings[i] for i in reworded]
+    verbatim = ask(retriever, [whole], again, readings, done.vectors[reworded])
+    xv, _, right_v = labelled(verbatim, done.options)
+    rows, labels = [z, scale.apply(xv)], [right, right_v]
+    if borrowed.z:
+        rows.append(np.asarray(borrowed.z))
+        labels.append(np.asarray(borrowed.right))
+    return Logistic.fit_standardised(np.vstack(rows), np.concatenate(labels).astype(int), scale)
 
 
 def languages(entries: Sequence[GlossaryEntry]) -> tuple[str, ...]:
     """The languages a glossary's definitions are written in, in a fixed order."""
     present = {lang for e in entries for lang in e.languages}
     return tuple(lang for lang in ("en", "hi") if lang in present)
-
-
-def _pooled(
-    own: np.ndarray, own_y: np.ndarray, borrowed: list[list[float]], borrowed_y: list[bool]
-) -> tuple[np.ndarray, np.ndarray]:
-    if not borrowed:
-        return own, own_y
-    return np.vstack([own, np.asarray(borrowed)]), np.concatenate([own_y, np.asarray(borrowed_y)])
 
 
 def labelled(asked: Sequence[_Asked], options: RetrievalOptions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
