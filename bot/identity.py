@@ -23,7 +23,7 @@ from bot.markdown import escape_md
 from bot.reply.messages import t
 from bot.settings import Settings
 from bot.understand.text import SIDES, Lang, Side, other, side
-from glossary import Category, Glossary, GlossaryEntry
+from glossary import Category, Glossary, GlossaryEntry, languages_of
 from glossary.sources import source_lines
 from glossary.yamlio import load_yaml
 
@@ -114,7 +114,7 @@ def identity(glossary: Glossary, settings: Settings) -> GlossaryIdentity:
             for d in glossary.documents
         ),
         entries=len(glossary),
-        languages=languages(glossary),
+        languages=languages_of(glossary.entries),
         categories=tuple({e.category: None for e in glossary.entries if e.category}),
         bundled=bundled,
         replies=own.replies,
@@ -174,15 +174,6 @@ def human_name(path: Path) -> str:
     return words[:1].upper() + words[1:]
 
 
-def languages(glossary: Glossary) -> tuple[Side, ...]:
-    """The languages the glossary has definitions in."""
-    return tuple(s for s in SIDES if any(_definition(e, s) for e in glossary.entries))
-
-
-def _definition(entry: GlossaryEntry, lang: Side) -> str | None:
-    return entry.definition_en if lang == "en" else entry.definition_hi
-
-
 def _term(entry: GlossaryEntry, lang: Side) -> str | None:
     return entry.term_en if lang == "en" else entry.term_hi
 
@@ -192,8 +183,8 @@ def examples(glossary: Glossary) -> dict[Side, list[str]]:
     it (the same ones every time); each further language starts half a step on, so that together
     they name more of the glossary."""
     out: dict[Side, list[str]] = {}
-    for n, lang in enumerate(languages(glossary)):
-        named = [term for e in glossary.entries if _definition(e, lang) and (term := _term(e, lang))]
+    for n, lang in enumerate(languages_of(glossary.entries)):
+        named = [term for e in glossary.entries if lang in e.languages and (term := _term(e, lang))]
         picked = _spread(named, EXAMPLES_PER_LANGUAGE, shift=n)
         out[lang] = [ASK_TEMPLATES[lang].format(term=term) for term in picked]
     return out

@@ -11,7 +11,15 @@ aliases and other project-written fields are listed in each record's
 
 from glossary.errors import GlossaryError, SeedFormatError
 from glossary.loader import load_glossary
-from glossary.schema import Category, ComparisonTable, FaqItem, GlossaryDocument, GlossaryEntry, Source
+from glossary.schema import (
+    Category,
+    ComparisonTable,
+    FaqItem,
+    GlossaryDocument,
+    GlossaryEntry,
+    Source,
+    languages_of,
+)
 from glossary.store import Glossary
 
 __all__ = [
@@ -24,5 +32,6 @@ __all__ = [
     "GlossaryError",
     "SeedFormatError",
     "Source",
+    "languages_of",
     "load_glossary",
 ]

@@ -25,11 +25,16 @@ question that describes a concept without naming it still finds the entry.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+#: A language a glossary text is written in.
+Language = Literal["en", "hi"]
+#: Every ``Language``, in the order a glossary's languages are listed.
+LANGUAGES: tuple[Language, ...] = get_args(Language)
 
 
 class _Strict(BaseModel):
@@ -160,9 +165,17 @@ class GlossaryEntry(_Strict):
         return list(dict.fromkeys(n for n in (self.term, self.term_en, self.term_hi, *self.aliases) if n))
 
     @property
-    def languages(self) -> tuple[str, ...]:
+    def languages(self) -> tuple[Language, ...]:
         """The languages this entry has a definition in ("en", "hi")."""
-        return tuple(lang for lang in ("en", "hi") if self.text("definition", lang))
+        return tuple(lang for lang in LANGUAGES if self.text("definition", lang))
+
+
+def languages_of(entries: Iterable[GlossaryEntry]) -> tuple[Language, ...]:
+    """The languages a glossary's definitions are written in, in ``LANGUAGES`` order: the one answer
+    that calibration (which borrowed rows apply), pseudo-questions (which languages to add), lexical
+    evidence (which scripts are the glossary's own) and the About page all read."""
+    present = {lang for entry in entries for lang in entry.languages}
+    return tuple(lang for lang in LANGUAGES if lang in present)
 
 
 class ComparisonTable(_Strict):

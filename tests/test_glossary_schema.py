@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from glossary import Category, FaqItem, GlossaryDocument, GlossaryEntry, Source
+from glossary import Category, FaqItem, GlossaryDocument, GlossaryEntry, Source, languages_of
 from tests.factories import user_entry
 
 DROPOUT = {"aliases": ["drop-out"], "category": {"hi": "नियमितीकरण", "en": "Regularization"}}
@@ -72,6 +72,16 @@ def test_one_language_and_no_category_is_enough(lang: str) -> None:
     entry = GlossaryEntry.model_validate(data)
     assert entry.languages == (lang,) and entry.category is None
     assert entry.text("definition", other) is None
+
+
+def test_a_glossarys_languages_are_those_any_definition_is_in_listed_english_first() -> None:
+    """One answer for calibration, pseudo-questions, lexical evidence and the About page."""
+    hindi = GlossaryEntry.model_validate({k: v for k, v in entry_data().items() if not k.endswith("_en")})
+    english = GlossaryEntry.model_validate(
+        {k: v for k, v in entry_data(id="other").items() if not k.endswith("_hi")}
+    )
+    assert languages_of([hindi]) == ("hi",) and languages_of([english]) == ("en",)
+    assert languages_of([hindi, english]) == ("en", "hi") and languages_of([]) == ()
 
 
 def test_a_category_needs_a_name_in_some_language() -> None:

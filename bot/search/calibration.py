@@ -34,7 +34,7 @@ from bot.search.fit_basis import BASIS_FILE, REFIT_SHARE, Basis
 from bot.search.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
 from bot.search.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
 from bot.understand.query import Reading, read
-from glossary import GlossaryEntry, pruning
+from glossary import languages_of, pruning
 from glossary.files import Artifact, load_or_publish
 from index.store import INDEX_DIR, INDEX_NAME
 
@@ -207,7 +207,7 @@ def fit(retriever: Retriever, progress: bool = False) -> Calibration:
     x, inside, right = labelled(done.asked, done.options)
     scale = Standard.of(x)
     in_scope = Logistic.fit_standardised(scale.apply(x), inside.astype(int), scale)
-    borrowed = transfer.borrowed(languages(entries), VERSION, FEATURES)
+    borrowed = transfer.borrowed(languages_of(entries), VERSION, FEATURES)
     p_in = np.array([in_scope.probability(row) for row in x])
     threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
     kinds: dict[str, int] = {}
@@ -248,12 +248,6 @@ def _confidence(
         rows.append(np.asarray(borrowed.z))
         labels.append(np.asarray(borrowed.right))
     return Logistic.fit_standardised(np.vstack(rows), np.concatenate(labels).astype(int), scale)
-
-
-def languages(entries: Sequence[GlossaryEntry]) -> tuple[str, ...]:
-    """The languages a glossary's definitions are written in, in a fixed order."""
-    present = {lang for e in entries for lang in e.languages}
-    return tuple(lang for lang in ("en", "hi") if lang in present)
 
 
 def labelled(asked: Sequence[_Asked], options: RetrievalOptions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

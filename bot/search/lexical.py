@@ -30,7 +30,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from bot.understand.hinglish import fold
 from bot.understand.text import STOP_WORDS, tokens
 from bot.understand.translit import romanise
-from glossary import GlossaryEntry
+from glossary import GlossaryEntry, languages_of
 
 # bm25s logs every index build at DEBUG through its own handler; that is noise on a user's terminal.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -109,7 +109,7 @@ class LexicalIndex:
         self._romanized = frozenset(t for view in views for t in view)
         #: The scripts the glossary's languages are written in (those its definitions are in: an
         #: acronym such as "GPU" in a Hindi-only file does not make English one of them).
-        self.scripts = frozenset(_LANGUAGE_SCRIPT[lang] for e in self.entries for lang in e.languages)
+        self.scripts = frozenset(_LANGUAGE_SCRIPT[lang] for lang in languages_of(self.entries))
         # A word asked in a script the glossary's languages do not use is matched by sound: an English
         # word against the Devanagari spellings of English terms in a Hindi-only file ("training" and
         # ट्रेनिंग), a Devanagari word against the English words of an English-only file (ओवरफिटिंग and

@@ -32,7 +32,7 @@ import regex
 
 from bot.understand.text import tokens
 from bot.understand.translit import romanise_text
-from glossary import GlossaryEntry
+from glossary import GlossaryEntry, languages_of
 from glossary.yamlio import load_yaml
 
 Kind = Literal["name", "field", "romanized", "held-out", "off-topic", "paraphrase"]
@@ -99,7 +99,7 @@ def off_topic_pool() -> list[str]:
 def views_and_questions(entries: Sequence[GlossaryEntry]) -> tuple[list[View], list[PseudoQuestion]]:
     """The ``FOLDS`` views of the glossary and the questions asked of each."""
     rng = random.Random(SEED)
-    missing = [lang for lang in _OTHER_LANGUAGE_TEMPLATES if not any(lang in e.languages for e in entries)]
+    missing = [lang for lang in _OTHER_LANGUAGE_TEMPLATES if lang not in languages_of(entries)]
     chosen = list(entries)
     rng.shuffle(chosen)
     chosen = chosen[:MAX_ENTRIES]

@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from bot.search import calibration
 from bot.search.calibration import FEATURES, VERSION, Standard, ask, labelled, question
 from bot.search.loading import ready
 from bot.search.pseudo import PseudoQuestion
@@ -22,7 +21,7 @@ from bot.search.retrieval import Retriever
 from bot.search.transfer import BORROWED_PATH, Borrowed, BorrowedSet, key
 from bot.settings import Settings
 from bot.understand.query import read
-from glossary import Glossary, load_glossary
+from glossary import Glossary, languages_of, load_glossary
 from glossary.files import atomic_write
 from glossary.views import VIEWS, glossary_view
 from index.encoders import CachedEncoder, make_encoder
@@ -63,7 +62,7 @@ def borrowed_set(settings: Settings) -> BorrowedSet:
     by_languages = {}
     for view in views:
         retriever = ready(view, encoder, settings).retriever
-        by_languages[key(calibration.languages(retriever.entries))] = paraphrase_rows(retriever, paraphrases)
+        by_languages[key(languages_of(retriever.entries))] = paraphrase_rows(retriever, paraphrases)
     return BorrowedSet(version=VERSION, features=FEATURES, by_languages=by_languages)
 
 
