@@ -19,7 +19,7 @@ from glossary.formats import ReadOptions
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
 from glossary.yamlio import PARSED_DIR
 from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
-from index.embeddings import cores
+from index.embeddings import STORE_FILE, cores
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
 
 #: A Hugging Face Space's persistent storage, when the Space has it: the only folder that outlives
@@ -130,6 +130,12 @@ class Settings(BaseSettings):
         ge=1,
         description="Threads an index build encodes on (serving keeps ``threads``); unset: every core "
         "this process may use.",
+    )
+    embedding_store: Path | None = Field(
+        default=None,
+        description="The SQLite file of encoded texts that builds read before encoding and add to; "
+        "one file may serve several caches (glossaries, deployments, a batch job encoding ahead). "
+        "Unset: embeddings.sqlite3 in cache_dir.",
     )
     ann_threshold: int = Field(
         default=DEFAULT_THRESHOLD,
@@ -368,6 +374,11 @@ class Settings(BaseSettings):
             max_mb=self.max_glossary_mb,
             parse_cache=self.cache_dir / PARSED_DIR,
         )
+
+    @property
+    def store_file(self) -> Path:
+        """The embedding store builds go through: ``embedding_store``, or the file in the cache folder."""
+        return self.embedding_store or self.cache_dir / STORE_FILE
 
     @property
     def database(self) -> str:

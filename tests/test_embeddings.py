@@ -159,6 +159,20 @@ def test_a_one_entry_edit_of_a_user_glossary_encodes_only_that_entry(tmp_path):
     assert bot.encoder is inner, "serving uses the encoder itself, not the build's"
 
 
+def test_a_shared_embedding_store_spares_a_second_cache_the_encoding(tmp_path):
+    """Two caches (another deployment, or a batch job that encoded ahead) reading one store: the
+    second build encodes nothing of the glossary, and its cache folder holds no store of its own."""
+    entries = [user_entry(f"term-{i}", definition_en=f"Definition number {i}.") for i in range(3)]
+    path = write_yaml(tmp_path / "g.yaml", document(*entries))
+    shared = tmp_path / "shared.sqlite3"
+    first, second = CountingEncoder(), CountingEncoder()
+    for cache, encoder in (("a", first), ("b", second)):
+        settings = Settings(glossary_paths=[path], cache_dir=tmp_path / cache, embedding_store=shared)
+        GlossaryBot.load(settings, encoder=encoder)
+    assert first.texts and not second.texts
+    assert shared.exists() and not (tmp_path / "b" / STORE_FILE).exists()
+
+
 class InterruptedEncoder(CountingEncoder):
     """Stops (as Ctrl-C would) once it has encoded ``limit`` texts."""
 

@@ -90,8 +90,12 @@ def test_a_damaged_or_mismatched_shipped_sentence_index_is_built_instead(tmp_pat
 
 @pytest.mark.model
 def test_the_prebuilt_index_is_what_a_build_here_gives(tmp_path, settings):
-    """bot/data/prebuilt/ is reproducible (`make prebuilt` remakes it): built from an empty cache."""
-    fresh = settings.model_copy(update={"cache_dir": tmp_path / "cache"})
+    """bot/data/prebuilt/ is reproducible (`make prebuilt` remakes it): built in an empty cache folder.
+    Texts the session's earlier builds encoded (the views without extras share most of them) are read
+    from its embedding store: vectors this machine's encoder made, as encoding them again would."""
+    fresh = settings.model_copy(
+        update={"cache_dir": tmp_path / "cache", "embedding_store": settings.store_file}
+    )
     built = GlossaryBot.load(fresh, rebuild_index=True)
     passages = glossary_passages(list(built.glossary.entries))
     shipped = prebuilt.load(built.glossary.content_hash, built.encoder, passages, fresh)

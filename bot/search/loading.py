@@ -23,7 +23,7 @@ from glossary import Glossary, GlossaryError, load_glossary
 from glossary.report import check, render
 from glossary.yamlio import PARSED_DIR
 from index import bulk
-from index.embeddings import STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
+from index.embeddings import BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
 from index.encoders import Encoder
 from index.passages import RECIPE, glossary_passages
 from index.store import INDEX_DIR, Passage, index_key, load_or_build
@@ -141,7 +141,7 @@ def _build_encoder(
     """The encoder a build goes through (the embedding store first, a faster bulk backend for many
     texts) and the threads it encodes on."""
     workers = settings.build_threads or cores()
-    store = EmbeddingStore(settings.cache_dir / STORE_FILE)
+    store = EmbeddingStore(settings.store_file)
     faster = bulk.lazy(encoder, settings.cache_dir, workers)
     return BuildEncoder(encoder, store, status, progress, faster), workers
 
