@@ -30,7 +30,7 @@ def glossary():
 
 def _chat(bot, glossary, *questions: str) -> tuple[list[dict], Answer]:
     """Ask questions in turn, keeping the history the app would keep; return it and the last answer."""
-    from ui.callbacks import reply_messages, user_message
+    from ui.chat import reply_messages, user_message
 
     history: list[dict] = []
     reply = None

@@ -19,7 +19,7 @@ from bot.records import Store
 from bot.records.writer import Recorder
 from tests.conftest import serving
 from tests.markdown import render
-from ui import admission, callbacks
+from ui import admission, callbacks, chat
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def answer_url(client) -> str:
 
 
 def test_user_message_is_escaped_and_capped():
-    message = callbacks.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
+    message = chat.user_message("<img src=x onerror=alert(1)> [x](javascript:1)" + "y" * 100, 60)
     assert message["role"] == "user"
     assert "<img" not in render(message["content"]) and "<a" not in render(message["content"])
     assert len(message["content"]) < 80
@@ -45,7 +45,7 @@ def test_user_message_is_escaped_and_capped():
 @pytest.mark.model
 def test_reply_is_the_answer_then_a_titled_sources_block(bot):
     answer = bot.answer("What is gradient clipping?")
-    text, details, sources = callbacks.reply_messages(answer, bot.glossary)
+    text, details, sources = chat.reply_messages(answer, bot.glossary)
     assert text == {"role": "assistant", "content": answer.text}
     assert details["metadata"]["title"].startswith("Details") and details["content"] == answer.details
     assert sources["metadata"] == {"title": "Sources", "status": "done"}
@@ -60,14 +60,14 @@ def test_reply_is_the_answer_then_a_titled_sources_block(bot):
 @pytest.mark.model
 def test_hindi_answer_has_a_hindi_sources_title(bot):
     answer = bot.answer("ओवरफिटिंग क्या है?")
-    assert callbacks.reply_messages(answer, bot.glossary)[-1]["metadata"]["title"] == "स्रोत"
+    assert chat.reply_messages(answer, bot.glossary)[-1]["metadata"]["title"] == "स्रोत"
 
 
 @pytest.mark.model
 def test_related_labels_are_in_the_answer_language(bot):
-    english = callbacks.related_labels(bot.answer("What is dropout?"), bot.glossary)
-    hindi = callbacks.related_labels(bot.answer("ड्रॉपआउट क्या है?"), bot.glossary)
-    assert 2 <= len(english) <= callbacks.N_RELATED and len(hindi) == len(english)
+    english = chat.related_labels(bot.answer("What is dropout?"), bot.glossary)
+    hindi = chat.related_labels(bot.answer("ड्रॉपआउट क्या है?"), bot.glossary)
+    assert 2 <= len(english) <= chat.N_RELATED and len(hindi) == len(english)
     assert all(label.isascii() for label in english)
     assert any(not label.isascii() for label in hindi)
 

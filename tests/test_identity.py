@@ -27,7 +27,7 @@ from bot.understand.query import reading_of
 from glossary import Glossary, GlossaryEntry, load_glossary
 from glossary.loader import DATA_DIR
 from tests.factories import user_entry
-from ui.callbacks import reply_messages
+from ui.chat import reply_messages
 from ui.layout import Identity
 
 BUNDLED_EXAMPLES = [

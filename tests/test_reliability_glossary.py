@@ -28,7 +28,7 @@ from tests.conftest import free_port
 from tests.factories import user_entry
 from tests.test_glossary_loader import document, write_yaml
 from tests.test_reliability_aliases import nested_aliases
-from ui.callbacks import reply_messages
+from ui.chat import reply_messages
 
 REPO = Path(__file__).resolve().parents[1]
 

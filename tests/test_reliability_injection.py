@@ -14,7 +14,7 @@ from bot.lookup import browse
 from tests.factories import user_entry
 from tests.markdown import render
 from tests.test_glossary_loader import write_yaml
-from ui.callbacks import reply_messages
+from ui.chat import reply_messages
 
 pytestmark = pytest.mark.model
 

@@ -26,7 +26,7 @@ from bot.inputs import scrub
 from bot.records import AnswerRecord, Store
 from bot.records.writer import Recorder
 from tests.conftest import eventually, free_port, serving
-from ui import callbacks
+from ui import chat
 from ui.admission import Lanes
 from ui.callbacks import _answer_lang
 from ui.layout import build_app
@@ -112,7 +112,7 @@ def test_an_invisible_character_does_not_hide_a_follow_up(bot):
     history: list[dict] = []
     for question in ("What is gradient clipping?", "give me an exam\u200bple"):
         answer = bot.answer(question, history)
-        history += [callbacks.user_message(question, 2000), *callbacks.reply_messages(answer, bot.glossary)]
+        history += [chat.user_message(question, 2000), *chat.reply_messages(answer, bot.glossary)]
     assert answer.text.startswith("### Example: Gradient clipping")
 
 

@@ -2,8 +2,7 @@
 
 The event handlers are methods of :class:`Callbacks`, which holds the bot and the settings. Each
 reads the glossary the bot serves at that moment, so a reload shows up everywhere (an answer is
-rendered with the glossary that produced it). The message builders are plain functions: the same
-chat messages are built by the tests and the load harness.
+rendered with the glossary that produced it). The chat messages themselves are built by ``ui.chat``.
 
 Which entries each answer cites is kept as data, not re-read from its markdown: a session state
 (:data:`Cited`) maps each answer's text to its entry ids, and before the bot reads the history
@@ -23,109 +22,41 @@ import logging
 import secrets
 import uuid
 from functools import partial
-from typing import Any
 
 import gradio as gr
 
 from bot.core import GlossaryBot
-from bot.identity import is_bundled
 from bot.inputs import as_question
 from bot.lookup import browse
-from bot.markdown import escape_md, unescape_md
 from bot.records import StoreError, UnknownAnswer, Vote
 from bot.records.answered import record
 from bot.records.writer import Recorder, StoreUnavailable
 from bot.reply.answer import Answer
-from bot.reply.cards import MAX_RELATED, suggest, term
+from bot.reply.cards import suggest, term
 from bot.reply.messages import t
-from bot.reply.sources import sources_markdown
 from bot.settings import Settings
 from bot.understand import dialogue
 from bot.understand.cues import follow_up_cues
 from bot.understand.text import Side, detect_lang, side
-from glossary import Glossary
 from ui import links
 from ui.admission import Busy, Lanes
+from ui.chat import (
+    N_RELATED,
+    Cited,
+    position,
+    question_at,
+    related_labels,
+    reply_messages,
+    user_message,
+    with_citations,
+)
 from ui.desk import Desk, Tickets, base_url, with_id
 from ui.votes import Browsers, RateLimit, SessionAnswers
 
 log = logging.getLogger(__name__)
 
-#: Related-term buttons under the chat: one per follow-up an answer offers.
-N_RELATED = MAX_RELATED
 #: Hex characters of the key a browser keeps to be recognised after a reload.
 BROWSER_KEY_CHARS = 32
-#: A chat session's record of what its answers cite: answer text -> cited entry ids.
-Cited = dict[str, list[str]]
-
-
-def user_message(question: str, limit: int) -> dict:
-    """The asker's message as shown in the chat: escaped, so it renders as the text typed."""
-    return {"role": "user", "content": escape_md(question[:limit])}
-
-
-def reply_messages(answer: Answer, glossary: Glossary, ui: Side | None = None) -> list[dict]:
-    """The quick answer (the same text as ``/ask``), then collapsed Details and Sources blocks, whose
-    titles and labels are in the interface language ``ui`` (the answer's when not given)."""
-    labels = ui or side(answer.lang)
-    messages: list[dict[str, Any]] = [{"role": "assistant", "content": answer.text}]
-    if answer.details:
-        messages.append(
-            {
-                "role": "assistant",
-                "content": answer.details,
-                "metadata": {"title": _details_title(glossary, labels), "status": "done"},
-            }
-        )
-    if answer.citations or answer.hits:
-        messages.append(
-            {
-                "role": "assistant",
-                "content": sources_markdown(answer, glossary, ui),
-                "metadata": {"title": t("sources", labels), "status": "done"},
-            }
-        )
-    return messages
-
-
-def _details_title(glossary: Glossary, lang: Side) -> str:
-    """The Details block's title: what it holds (the bundled glossary's other language is its Hindi
-    original or the project's English translation)."""
-    return t("details", lang) if is_bundled(glossary) else t("details_other", lang)
-
-
-def with_citations(history: list[dict], cited: Cited) -> list[dict]:
-    """The history with the entry ids this session recorded for each answer in its ``metadata``."""
-    return [
-        {**m, "metadata": {**(m.get("metadata") or {}), dialogue.CITED_KEY: cited[text]}}
-        if dialogue.is_answer(m) and (text := dialogue.message_text(m)) in cited
-        else m
-        for m in history
-    ]
-
-
-def question_at(history: list[dict], index: int) -> tuple[str, int] | None:
-    """The asker's question at or before message ``index`` and its position (None before any)."""
-    asked = [i for i, m in enumerate(history[: index + 1]) if m.get("role") == "user"]
-    if not asked:
-        return None
-    return unescape_md(dialogue.message_text(history[asked[-1]])), asked[-1]
-
-
-def _position(index: int | tuple[int, int]) -> int:
-    """A chat event's message index (Gradio gives (row, column) for some events)."""
-    return index[0] if isinstance(index, tuple) else index
-
-
-def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
-    """Button labels for the answer's follow-up terms, in the answer's language (asking = the name)."""
-    return [term(glossary.get(i), side(answer.lang)) for i in answer.related][:N_RELATED]
-
-
-def show_related(labels: list[str]) -> list[dict]:
-    """The related-terms note and one button per label (the rest hidden)."""
-    padded = labels + [""] * (N_RELATED - len(labels))
-    return [gr.update(visible=bool(labels))] + [gr.update(value=v, visible=bool(v)) for v in padded]
 
 
 class Callbacks:
@@ -250,7 +181,7 @@ class Callbacks:
     ) -> tuple[str, list[dict], list[str], Cited]:
         """The retried message's question answered with the next-best entry ("not this one"), in place
         of its answer and all that followed; asked again when there is no other entry."""
-        found = question_at(history, _position(data.index))
+        found = question_at(history, position(data.index))
         later = links.later_turns(history, found[1]) if found else []
         answers = (
             [m for m in history[found[1] : len(history) - len(later)] if dialogue.is_answer(m)]
@@ -286,7 +217,7 @@ class Callbacks:
         """Ask the edited text in place of the edited question and its answer. The later turns stay
         when their questions stand on their own; when one refers back, they go and the answer says so.
         (A handler per event: Gradio fills an event-data parameter only when its type is one class.)"""
-        found = question_at(history, _position(data.index))
+        found = question_at(history, position(data.index))
         later = links.later_turns(history, found[1]) if found else []
         box, asked, related, cited = self._ask_again(
             history, labels, cited, (ui_lang, request), data.index, str(data.value)
@@ -310,7 +241,7 @@ class Callbacks:
     ) -> tuple[str, list[dict], list[str], Cited]:
         """The chat with the question at ``index`` asked again (as ``text`` if edited); unchanged if
         there is no question there."""
-        found = question_at(history, _position(index))
+        found = question_at(history, position(index))
         if found is None:
             return "", history, labels, cited
         ui_lang, request = asker
@@ -320,7 +251,7 @@ class Callbacks:
     @staticmethod
     def undo(history: list[dict], data: gr.UndoData) -> tuple[str, list[dict], list[str]]:
         """Take back the last question: it goes back into the box, its answer out of the chat."""
-        found = question_at(history, _position(data.index))
+        found = question_at(history, position(data.index))
         if found is None:
             return "", history, []
         return found[0], history[: found[1]], []

@@ -29,7 +29,8 @@ from bot.reply.messages import t
 from bot.settings import Settings
 from bot.understand.text import SIDES, Side
 from ui.admission import Lanes
-from ui.callbacks import N_RELATED, Callbacks, show_related
+from ui.callbacks import Callbacks
+from ui.chat import N_RELATED, show_related
 from ui.desk import SCRIPT_TAG, TICKETS_KEY
 
 #: The interface language a page opens in (until the browser remembers the asker's choice).
