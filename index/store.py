@@ -180,16 +180,23 @@ class VectorIndex:
         """Load a saved index; raise IndexStoreError if anything about it is off."""
         try:
             manifest = Manifest.model_validate_json((folder / MANIFEST_FILE).read_bytes())
-            blob = (folder / FAISS_FILE).read_bytes()
         except (OSError, ValidationError) as exc:
             raise IndexStoreError(f"cannot read saved index {folder}: {exc}") from exc
-        if hashlib.sha256(blob).hexdigest() != manifest.faiss_sha256:
-            raise IndexStoreError(f"{folder / FAISS_FILE} does not match its manifest checksum")
-        try:
-            index = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
-        except RuntimeError as exc:
-            raise IndexStoreError(f"{folder / FAISS_FILE} is corrupt: {exc}") from exc
-        return cls(index, manifest, nprobe)
+        return cls(read_faiss(folder, manifest.faiss_sha256), manifest, nprobe)
+
+
+def read_faiss(folder: Path, sha256: str) -> faiss.Index:
+    """The FAISS file of a saved index, if it is the one its manifest vouches for (``sha256``)."""
+    try:
+        blob = (folder / FAISS_FILE).read_bytes()
+    except OSError as exc:
+        raise IndexStoreError(f"cannot read saved index {folder}: {exc}") from exc
+    if hashlib.sha256(blob).hexdigest() != sha256:
+        raise IndexStoreError(f"{folder / FAISS_FILE} does not match its manifest checksum")
+    try:
+        return faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
+    except RuntimeError as exc:
+        raise IndexStoreError(f"{folder / FAISS_FILE} is corrupt: {exc}") from exc
 
 
 def index_key(glossary_hash: str, encoder_id: str, recipe: str) -> str:
@@ -232,7 +239,8 @@ def load_or_build(
 
 
 def _recent_ivf(folder: Path, encoder_id: str, recipe: str) -> faiss.Index | None:
-    """The most recently used saved IVF index of this encoder and recipe (for its trained cells)."""
+    """The most recently used saved IVF index of this encoder and recipe (for its trained cells; its
+    manifest's rows are not needed, so it is read as plain JSON, not validated row by row)."""
     saved = sorted(folder.glob("index-*/"), key=lambda p: p.stat().st_mtime, reverse=True)
     for candidate in saved[:RECENT_SCANNED]:
         try:
@@ -242,8 +250,8 @@ def _recent_ivf(folder: Path, encoder_id: str, recipe: str) -> faiss.Index | Non
                 recipe,
                 "ivf",
             ):
-                return VectorIndex.load(candidate).faiss_index
-        except (OSError, ValueError, IndexStoreError):
+                return read_faiss(candidate, manifest["faiss_sha256"])
+        except (OSError, ValueError, KeyError, AttributeError, IndexStoreError):
             continue
     return None
 
