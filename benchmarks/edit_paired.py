@@ -3,9 +3,11 @@
 On a shared machine an absolute time says more about the neighbours than about the code, so the two
 are measured in turns under the same load: each round edits one more entry's definition, then times
 ``GlossaryBot.load`` in a new process with the ref's code and with this checkout's (the order
-alternates between rounds), each on its own copy of ``--cache`` (a cache in which the glossary has
-been built once, e.g. by ``python -m benchmarks.deploy --sections big --entries 5000 --same-texts``,
-whose generated glossary is ``--glossary``). Prints one JSON line per load and a summary.
+alternates between rounds), each on its own copy of ``--cache``, a cache in which ``--glossary`` was
+built once: ``--prepare 5000`` writes it (``benchmarks.deploy``'s generator with same texts, so each
+text is encoded once) and builds it there, then exits. Prints one JSON line per load and a summary;
+``--record SECTION`` also merges the summary, with the command, time and load average, into
+``--out`` (default ``benchmarks/DEPLOY.json``) under that name.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import yaml
@@ -56,7 +59,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cache", type=Path, required=True, help="A cache the glossary was built in.")
     parser.add_argument("--glossary", type=Path, required=True, help="The glossary file (edited in place).")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--record", help="Merge the summary into --out under this section name.")
+    parser.add_argument("--prepare", type=int, help="Write a glossary of this many entries, build it, exit.")
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "DEPLOY.json")
     args = parser.parse_args(argv)
+    if args.prepare:
+        _prepare(args.prepare, args.cache, args.glossary)
+        return
+    began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with tempfile.TemporaryDirectory(prefix="edit-paired-") as tmp:
         work = Path(tmp)
         ref_code = work / "ref"
@@ -79,6 +89,41 @@ def main(argv: list[str] | None = None) -> None:
                 print(json.dumps({"round": n, "code": name, "load_s": times[name][-1]}), flush=True)
     summary = {name: statistics.median(ts) for name, ts in times.items()}
     print(json.dumps({"median_load_s": summary, "load_average": os.getloadavg()[0]}))
+    if args.record:
+        given = argv if argv is not None else sys.argv[1:]
+        command = " ".join(["python -m benchmarks.edit_paired", *given])
+        _record(args.out, args.record, command, began, args.ref, times)
+
+
+def _prepare(entries: int, cache: Path, glossary: Path) -> None:
+    """The glossary the rounds edit, built once in ``cache`` (what each round's copy starts from)."""
+    from benchmarks.deploy import generate
+    from bot.core import GlossaryBot
+    from bot.settings import Settings
+
+    generate(entries, glossary.parent, same_texts=True).replace(glossary)
+    GlossaryBot.load(Settings(glossary_paths=[glossary], cache_dir=cache))
+
+
+def _record(
+    out: Path, section: str, command: str, began: str, ref: str, times: dict[str, list[float]]
+) -> None:
+    """The paired loads and their medians under ``section`` of ``out`` (the README quotes them)."""
+    results = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    ref_s, checkout_s = times[ref], times["this checkout"]
+    results[section] = {
+        "command": command,
+        "when": began,
+        "load_average": round(os.getloadavg()[0], 1),
+        "ref": ref,
+        "ref_s": ref_s,
+        "checkout_s": checkout_s,
+        "ref_median_s": statistics.median(ref_s),
+        "checkout_median_s": statistics.median(checkout_s),
+        "ratio": statistics.median(ref_s) / statistics.median(checkout_s),
+    }
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"written: {out}")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,9 @@ FIGURES = [
     ("edit_5000_paired", "main_median_s", "{:.1f} s"),
     ("edit_5000_paired", "branch_median_s", "{:.1f} s"),
     ("edit_5000_paired", "ratio", "{:.1f}×"),
+    ("edit_5000_rows", "ref_median_s", "{:.1f} s"),
+    ("edit_5000_rows", "checkout_median_s", "{:.1f} s"),
+    ("edit_5000_rows", "ratio", "{:.2f}×"),
 ]
 
 
