@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from bot.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
+#: Where deployment figures are recorded (the README quotes them; tests/test_readme_figures.py checks).
+DEPLOY_FILE = REPO / "benchmarks" / "DEPLOY.json"
 CNCF = REPO.parent / "shared" / "eval" / "foreign" / "cncf-hi" / "glossary.yaml"
 BUNDLED = sorted((REPO / "glossary" / "data").glob("*.yaml"))
 ENTRY_LIMIT = 5000
@@ -345,6 +347,24 @@ def _peak_mb() -> float:
     return float("nan")
 
 
+def stamp() -> str:
+    """When a recorded run began, as DEPLOY.json writes it."""
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+
+
+def command_line(module: str, argv: list[str] | None) -> str:
+    """The command a recorded run was started with (what the README names beside its figures)."""
+    return " ".join([f"python -m {module}", *(argv if argv is not None else sys.argv[1:])])
+
+
+def merge(out: Path, runs: Mapping[str, object]) -> None:
+    """Record ``runs`` (section name -> its figures) in ``out``, keeping every other section."""
+    results = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    results.update(runs)
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"written: {out}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.deploy", description=__doc__)
     parser.add_argument("--entries", type=int, default=ENTRY_LIMIT, help="Size of the generated glossary.")
@@ -360,15 +380,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--first", type=Path, nargs="*", default=[], help="First: files besides CNCF.")
     parser.add_argument("--label", help="Record each section as <section>_<label>.")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "DEPLOY.json")
+    parser.add_argument("--out", type=Path, default=DEPLOY_FILE)
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         mode, glossary, *rest = args.child
         print(json.dumps(child(mode, Path(glossary), *(int(r) for r in rest))))
         return
-    results = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
-    command = " ".join(["python -m benchmarks.deploy", *(argv if argv is not None else sys.argv[1:])])
+    results: dict[str, object] = {}
+    command = command_line("benchmarks.deploy", argv)
     with tempfile.TemporaryDirectory(prefix="bench-deploy-") as tmp:
         work = Path(tmp)
         sections: dict[str, Callable[[Path], Mapping[str, object]]] = {
@@ -382,14 +402,13 @@ def main(argv: list[str] | None = None) -> None:
             began = time.monotonic()
             run = {
                 "command": command,
-                "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "when": stamp(),
                 "load_average": round(os.getloadavg()[0], 1),
                 **sections[section](work),
             }
             results[f"{section}_{args.label}" if args.label else section] = run
             print(f"{section} ({time.monotonic() - began:.0f} s): {json.dumps(run)}", flush=True)
-    args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(f"written: {args.out}")
+    merge(args.out, results)
 
 
 if __name__ == "__main__":

@@ -20,10 +20,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
+
+from benchmarks.deploy import DEPLOY_FILE, command_line, generate, merge, stamp
 
 REPO = Path(__file__).resolve().parents[1]
 #: What the child process runs: the bot's load with the code on the front of sys.path.
@@ -61,12 +62,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--record", help="Merge the summary into --out under this section name.")
     parser.add_argument("--prepare", type=int, help="Write a glossary of this many entries, build it, exit.")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "DEPLOY.json")
+    parser.add_argument("--out", type=Path, default=DEPLOY_FILE)
     args = parser.parse_args(argv)
     if args.prepare:
         _prepare(args.prepare, args.cache, args.glossary)
         return
-    began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    began = stamp()
     with tempfile.TemporaryDirectory(prefix="edit-paired-") as tmp:
         work = Path(tmp)
         ref_code = work / "ref"
@@ -90,14 +91,12 @@ def main(argv: list[str] | None = None) -> None:
     summary = {name: statistics.median(ts) for name, ts in times.items()}
     print(json.dumps({"median_load_s": summary, "load_average": os.getloadavg()[0]}))
     if args.record:
-        given = argv if argv is not None else sys.argv[1:]
-        command = " ".join(["python -m benchmarks.edit_paired", *given])
-        _record(args.out, args.record, command, began, args.ref, times)
+        command = command_line("benchmarks.edit_paired", argv)
+        merge(args.out, {args.record: _recorded(command, began, args.ref, times)})
 
 
 def _prepare(entries: int, cache: Path, glossary: Path) -> None:
     """The glossary the rounds edit, built once in ``cache`` (what each round's copy starts from)."""
-    from benchmarks.deploy import generate
     from bot.core import GlossaryBot
     from bot.settings import Settings
 
@@ -105,13 +104,10 @@ def _prepare(entries: int, cache: Path, glossary: Path) -> None:
     GlossaryBot.load(Settings(glossary_paths=[glossary], cache_dir=cache))
 
 
-def _record(
-    out: Path, section: str, command: str, began: str, ref: str, times: dict[str, list[float]]
-) -> None:
-    """The paired loads and their medians under ``section`` of ``out`` (the README quotes them)."""
-    results = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+def _recorded(command: str, began: str, ref: str, times: dict[str, list[float]]) -> dict[str, object]:
+    """The paired loads and their medians, as DEPLOY.json records them (the README quotes them)."""
     ref_s, checkout_s = times[ref], times["this checkout"]
-    results[section] = {
+    return {
         "command": command,
         "when": began,
         "load_average": round(os.getloadavg()[0], 1),
@@ -122,8 +118,6 @@ def _record(
         "checkout_median_s": statistics.median(checkout_s),
         "ratio": statistics.median(ref_s) / statistics.median(checkout_s),
     }
-    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(f"written: {out}")
 
 
 if __name__ == "__main__":
