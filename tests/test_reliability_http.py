@@ -9,6 +9,7 @@ app as served on 127.0.0.1 with raw sockets for the slow clients.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import socket
 import time
@@ -176,6 +177,35 @@ def test_a_client_that_never_finishes_its_headers_is_disconnected(app_url):
         for sock in slow:
             sock.close()
     assert httpx.get(f"{app_url}/config", timeout=30).status_code == 200
+
+
+#: A keep-alive client's pause between requests: well under the fixture's 1 s request timeout, and
+#: long enough that the connection waits for a request (IDLE) at most of the reaper's looks.
+ASKING_PAUSE_S = 0.1
+#: How long the keep-alive client asks: several of the fixture's request timeouts.
+ASKING_FOR_S = 5.0
+
+
+@pytest.mark.model
+def test_a_keep_alive_client_asking_steadily_keeps_its_connection(app_url):
+    """Before, the reaper timed a connection from the first look that found it IDLE, whatever came
+    between two looks: a normal user asking every 70 ms lost the connection under a request in
+    flight ("Connection reset by peer", one run in three of the lanes' attack test)."""
+    host, port = app_url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=PATIENCE_S)
+    connection.connect()
+    first = connection.sock
+    asked, end = 0, time.monotonic() + ASKING_FOR_S
+    try:
+        while time.monotonic() < end:
+            connection.request("GET", "/config")
+            reply = connection.getresponse()
+            reply.read()
+            assert reply.status == 200 and connection.sock is first, f"closed after {asked} requests"
+            asked += 1
+            time.sleep(ASKING_PAUSE_S)
+    finally:
+        connection.close()
 
 
 @pytest.mark.model

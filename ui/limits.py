@@ -147,7 +147,10 @@ class SlowClientReaper(threading.Thread):
     """Closes connections that have not sent a complete request head within ``timeout_s``.
 
     It looks at uvicorn's open connections a few times per timeout; a connection waiting for a
-    request (h11 state IDLE on the client's side) is timed from the first look that finds it so.
+    request (h11 state IDLE on the client's side) is timed from the first look that finds it so
+    *after its last request* (uvicorn's ``cycle``): a keep-alive client that asks every few tenths of
+    a second is IDLE at most looks, and timing it by connection alone closed it under a request in
+    flight ("Connection reset by peer" in the middle of a normal user's questions).
     Only uvicorn's h11 protocol is known (the one installed with Gradio); others are left alone.
     """
 
@@ -159,13 +162,15 @@ class SlowClientReaper(threading.Thread):
         self.closed = 0
 
     def run(self) -> None:
-        waiting_since: dict[int, float] = {}
+        # connection -> (its last request's cycle, when first seen waiting after it); the cycle
+        # object itself is kept, so a new request is never taken for the old one by a reused id
+        waiting_since: dict[int, tuple[object, float]] = {}
         while not self.stopped.wait(self.timeout_s / REAPER_TICKS_PER_TIMEOUT):
             state = getattr(self.server, "server_state", None)
             if state is None:
                 continue
             now = time.monotonic()
-            seen: dict[int, float] = {}
+            seen: dict[int, tuple[object, float]] = {}
             for connection in list(state.connections):
                 h11_connection = getattr(connection, "conn", None)
                 if (
@@ -173,7 +178,11 @@ class SlowClientReaper(threading.Thread):
                     or h11_connection.their_state is not h11.IDLE
                 ):
                     continue
-                since = seen[id(connection)] = waiting_since.get(id(connection), now)
+                cycle = getattr(connection, "cycle", None)
+                earlier_cycle, since = waiting_since.get(id(connection), (cycle, now))
+                if earlier_cycle is not cycle:  # a request came and went between two looks
+                    since = now
+                seen[id(connection)] = (cycle, since)
                 if now - since >= self.timeout_s:
                     self.closed += 1
                     connection.loop.call_soon_threadsafe(connection.transport.close)
