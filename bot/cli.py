@@ -29,7 +29,7 @@ from bot.cli_common import state as _state
 from bot.cli_common import stdin_lines
 from bot.exitcodes import ExitCode
 from bot.inputs import json_line, scrub
-from bot.search.calibration import FEATURES
+from bot.search.calibration import FEATURE_NAMES
 from bot.settings import Settings, setting_errors
 from bot.understand.text import SIDES
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND
@@ -290,8 +290,11 @@ def calibrate(
     typer.echo(f"fitted weights: {weights}")
     typer.echo(f"pseudo-question R@1 {c.pseudo_recall_at_1:.3f}, MRR {c.pseudo_mrr:.3f}")
     typer.echo(f"answer when P(in scope) >= {c.threshold:.3f}")
-    for name, model in (("P(in scope)", c.in_scope), ("P(first entry right)", c.correct)):
-        coef = ", ".join(f"{f} {w:+.2f}" for f, w in zip(FEATURES, model.coef, strict=True))
+    for name, model, names in (
+        ("P(in scope)", c.in_scope, FEATURE_NAMES["in_scope"]),
+        ("P(first entry right)", c.correct, FEATURE_NAMES["correct"]),
+    ):
+        coef = ", ".join(f"{f} {w:+.2f}" for f, w in zip(names, model.coef, strict=True))
         typer.echo(f"{name}: intercept {model.intercept:+.2f}; {coef}")
     typer.echo("threshold  out-of-scope declined  in-scope declined   (pseudo-questions)")
     for row in c.trade_off:

@@ -50,7 +50,7 @@ def test_weights_switch_signals_off():
 
 def test_hinglish_glosses_reach_the_lexical_branch():
     r = _retriever()
-    words, _ = r.words("loss kyu badhta hai", hinglish=True)
+    words, _, _ = r.words("loss kyu badhta hai", hinglish=True)
     assert "loss" in words and "increase" in words
 
 

@@ -90,3 +90,19 @@ def test_an_english_word_asked_of_a_hindi_only_glossary_is_known_when_it_sounds_
     assert hindi.unknown_share(["cricket", "guitar"]) == 1.0, "nothing connects to the glossary"
     bilingual = LexicalIndex(list(bare.entries))
     assert hindi.unknown_share(["treyning"]) == 0.0 and bilingual.unknown_share(["treyning"]) == 1.0
+
+
+def test_the_share_of_words_asked_in_a_script_the_glossary_does_not_write():
+    """What the decisions read to tell a question asked across languages from an off-topic one:
+    known or not, a word counts by its script; numbers and codes are left out, as above."""
+    from glossary.views import glossary_view
+
+    bare = load_glossary().without_project_extras()
+    hindi = LexicalIndex(list(glossary_view(bare, "hi").entries))
+    english = LexicalIndex(list(glossary_view(bare, "en").entries))
+    bilingual = LexicalIndex(list(bare.entries))
+    asked = ["overfitting", "क्या", "है", "7b"]
+    assert hindi.foreign_share(asked) == pytest.approx(1 / 3)
+    assert english.foreign_share(asked) == pytest.approx(2 / 3)
+    assert bilingual.foreign_share(asked) == 0.0
+    assert hindi.foreign_share(["42"]) == 0.0 and hindi.foreign_share([]) == 0.0

@@ -90,6 +90,7 @@ class Signals:
     name: np.ndarray  # IDF share of the best-matching name that was typed
     name_cover: np.ndarray  # for fully typed names: the share of the question that name makes up
     unknown_share: float
+    foreign_share: float  # share of the asker's words in a script the glossary's languages do not use
     words: tuple[str, ...]  # what the lexical branch matched on (corrected, glossed, sounded out)
     vector: np.ndarray | None  # the query vector (None when the dense branch was not asked)
 
@@ -111,6 +112,7 @@ class Ranking:
     name: np.ndarray
     name_cover: np.ndarray
     unknown_share: float
+    foreign_share: float
     words: tuple[str, ...]
     vector: np.ndarray | None
 
@@ -140,6 +142,7 @@ def fuse(signals: Signals, w: RetrievalOptions) -> Ranking:
         signals.name,
         signals.name_cover,
         signals.unknown_share,
+        signals.foreign_share,
         signals.words,
         signals.vector,
     )
@@ -212,8 +215,9 @@ class Retriever:
         np.maximum.at(para, self._row_entry[~own], scores[~own])
         return fields, para
 
-    def words(self, query: Reading | str, hinglish: bool) -> tuple[list[str], float]:
-        """The words to match on, and the share of the asker's own words the glossary never uses.
+    def words(self, query: Reading | str, hinglish: bool) -> tuple[list[str], float, float]:
+        """The words to match on, the share of the asker's own words the glossary never uses, and
+        the share written in a script the glossary's languages do not use.
 
         Hinglish words add their English glosses and their folded spelling (which meets the
         romanized views of the glossary's Hindi); with fuzzy matching on, misspelt words are
@@ -228,7 +232,7 @@ class Retriever:
         unknown = self.lexical.unknown_share(
             self.lexical.correct([w for w in typed if w not in reading.glossed])
         )
-        return words, unknown
+        return words, unknown, self.lexical.foreign_share(typed)
 
     def _sounded_out(self, typed: list[str]) -> list[str]:
         out = []
@@ -257,9 +261,10 @@ class Retriever:
             vector = None
             fields = np.zeros((len(self.entries), max(self._n_kinds, 1)), dtype=np.float32)
             para = np.full(len(self.entries), MISSING, dtype=np.float32)
-        words, unknown = self.words(reading, hinglish)
+        words, unknown, foreign = self.words(reading, hinglish)
         share, cover = self.lexical.name_match(words)
-        return Signals(fields, para, self.lexical.bm25(words), share, cover, unknown, tuple(words), vector)
+        bm25 = self.lexical.bm25(words)
+        return Signals(fields, para, bm25, share, cover, unknown, foreign, tuple(words), vector)
 
     def rank(self, query: Reading | str, use_dense: bool = True, vector: np.ndarray | None = None) -> Ranking:
         """Every entry scored for ``query`` (read first when it is plain text)."""
