@@ -27,6 +27,8 @@ from ui.limits import KB, RequestLimits
 
 #: How long a test waits for the server to act on a slow client before it fails (not a timing claim).
 PATIENCE_S = 30.0
+#: The served app's ``request_timeout_s``: short, so that slow clients are cut off within the test.
+APP_REQUEST_TIMEOUT_S = 1.0
 
 
 def _run_middleware(body: bytes, chunks: list[int], limit_kb: int, declare: bool) -> tuple[int, bytes | None]:
@@ -101,7 +103,7 @@ def test_a_body_that_does_not_arrive_gets_408():
 
 @pytest.fixture(scope="module")
 def app_url(bot, settings):
-    limits = {"max_request_kb": 64, "request_timeout_s": 1.0, "max_history_messages": 10}
+    limits = {"max_request_kb": 64, "request_timeout_s": APP_REQUEST_TIMEOUT_S, "max_history_messages": 10}
     with serving(bot, settings, **limits) as (url, _):
         yield url
 
@@ -179,10 +181,10 @@ def test_a_client_that_never_finishes_its_headers_is_disconnected(app_url):
     assert httpx.get(f"{app_url}/config", timeout=30).status_code == 200
 
 
-#: A keep-alive client's pause between requests: well under the fixture's 1 s request timeout, and
+#: A keep-alive client's pause between requests: well under the app's request timeout, and
 #: long enough that the connection waits for a request (IDLE) at most of the reaper's looks.
 ASKING_PAUSE_S = 0.1
-#: How long the keep-alive client asks: several of the fixture's request timeouts.
+#: How long the keep-alive client asks: several of the app's request timeouts.
 ASKING_FOR_S = 5.0
 
 
@@ -190,18 +192,29 @@ ASKING_FOR_S = 5.0
 def test_a_keep_alive_client_asking_steadily_keeps_its_connection(app_url):
     """Before, the reaper timed a connection from the first look that found it IDLE, whatever came
     between two looks: a normal user asking every 70 ms lost the connection under a request in
-    flight ("Connection reset by peer", one run in three of the lanes' attack test)."""
+    flight ("Connection reset by peer", one run in three of the lanes' attack test). A connection
+    may still be closed after a pause as long as the timeout (a machine so loaded that this test
+    slept that long), never after shorter ones."""
     host, port = app_url.removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=PATIENCE_S)
     connection.connect()
     first = connection.sock
-    asked, end = 0, time.monotonic() + ASKING_FOR_S
+    asked, end, answered_at = 0, time.monotonic() + ASKING_FOR_S, time.monotonic()
     try:
         while time.monotonic() < end:
-            connection.request("GET", "/config")
-            reply = connection.getresponse()
-            reply.read()
-            assert reply.status == 200 and connection.sock is first, f"closed after {asked} requests"
+            pause = time.monotonic() - answered_at
+            try:
+                connection.request("GET", "/config")
+                reply = connection.getresponse()
+                reply.read()
+                kept = reply.status == 200 and connection.sock is first
+            except (ConnectionError, http.client.HTTPException):
+                kept = False
+            why = f"closed after {asked} requests, {pause:.2f} s after the last"
+            assert kept or pause >= APP_REQUEST_TIMEOUT_S, why
+            if not kept:
+                return
+            answered_at = time.monotonic()
             asked += 1
             time.sleep(ASKING_PAUSE_S)
     finally:
