@@ -28,7 +28,7 @@ from glossary import Glossary, GlossaryEntry, load_glossary
 from glossary.loader import DATA_DIR
 from tests.factories import user_entry
 from ui.chat import reply_messages
-from ui.layout import Identity
+from ui.labels import Identity
 
 BUNDLED_EXAMPLES = [
     "What is gradient clipping?",
