@@ -16,6 +16,7 @@ index of the other kind (the threshold changed) is rebuilt.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 from collections.abc import Sequence
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 3
 FAISS_FILE = "index.faiss"
 MANIFEST_FILE = "index.json"
+#: An IVF index's trained cells (``ann.Cells``), beside it: what a rebuild after an edit reuses.
+CELLS_FILE = "cells.npy"
 #: Where saved indexes live in the cache folder (calibrations are published beside them).
 INDEX_DIR = "indexes"
 KEY_HEX_DIGITS = 20
@@ -90,6 +93,8 @@ class Manifest(BaseModel):
     entry_ids: list[str]
     rows: list[Row]
     faiss_sha256: str
+    #: Of ``CELLS_FILE``, for an IVF index (none before that file was written).
+    cells_sha256: str | None = None
     created_at: datetime
 
     def matches(self, glossary_hash: str, encoder_id: str, recipe: str) -> bool:
@@ -127,12 +132,12 @@ class VectorIndex:
         recipe: str,
         ann_threshold: int = ann.DEFAULT_THRESHOLD,
         nprobe: int = ann.DEFAULT_NPROBE,
-        trained: faiss.Index | None = None,
+        cells: ann.Cells | None = None,
         rows: list[Row] | None = None,
     ) -> VectorIndex:
         """Encode every passage (one call per prompt: a build encoder batches, stores and reports);
-        ``trained``: an earlier IVF index whose cells may be reused (``ann.make_index``); ``rows``:
-        the passages' ``rows_of``, when the caller has them already."""
+        ``cells``: an earlier IVF index's, which may be reused (``ann.make_index``); ``rows``: the
+        passages' ``rows_of``, when the caller has them already."""
         vectors = np.zeros((len(passages), encoder.dim), dtype=np.float32)
         for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
             # Sorted by length: padding backends then pad little in each batch (rows keep their slots).
@@ -141,7 +146,7 @@ class VectorIndex:
             )
             if slots:
                 vectors[slots] = encode([passages[i].text for i in slots])
-        index = ann.make_index(vectors, ann_threshold, nprobe, trained)
+        index = ann.make_index(vectors, ann_threshold, nprobe, cells)
         manifest = Manifest(
             format_version=FORMAT_VERSION,
             glossary_hash=glossary_hash,
@@ -168,10 +173,16 @@ class VectorIndex:
         return ann.top_k(self.faiss_index, query_vectors, k)
 
     def save(self, folder: Path) -> None:
-        """Write the FAISS file and the manifest that vouches for it into ``folder``."""
+        """Write the FAISS file, an IVF index's cells, and the manifest that vouches for both."""
         blob = faiss.serialize_index(self.faiss_index).tobytes()
-        manifest = self.manifest.model_copy(update={"faiss_sha256": hashlib.sha256(blob).hexdigest()})
+        update: dict[str, str | None] = {"faiss_sha256": hashlib.sha256(blob).hexdigest()}
         atomic_write(folder / FAISS_FILE, blob)
+        if self.manifest.index_kind == "ivf":
+            cells = io.BytesIO()
+            np.save(cells, ann.Cells.of(self.faiss_index).centroids, allow_pickle=False)
+            update["cells_sha256"] = hashlib.sha256(cells.getvalue()).hexdigest()
+            atomic_write(folder / CELLS_FILE, cells.getvalue())
+        manifest = self.manifest.model_copy(update=update)
         atomic_write(folder / MANIFEST_FILE, manifest.model_dump_json(indent=1).encode())
         self.manifest = manifest
 
@@ -223,9 +234,9 @@ def load_or_build(
     want = Wanted.of(passages, glossary_hash, encoder, recipe, ann_threshold, nprobe)
 
     def build(work: Path, notes: dict[str, object]) -> VectorIndex:
-        trained = _recent_ivf(folder, encoder.id, recipe) if want.kind == "ivf" else None
+        cells = _recent_cells(folder, encoder.id, recipe) if want.kind == "ivf" else None
         built = VectorIndex.build(
-            passages, encoder, glossary_hash, recipe, ann_threshold, nprobe, trained, want.rows
+            passages, encoder, glossary_hash, recipe, ann_threshold, nprobe, cells, want.rows
         )
         built.save(work)
         return built
@@ -238,20 +249,25 @@ def load_or_build(
     return load_or_publish(artifact, want.load, build, rebuild=rebuild, fallback=True)
 
 
-def _recent_ivf(folder: Path, encoder_id: str, recipe: str) -> faiss.Index | None:
-    """The most recently used saved IVF index of this encoder and recipe (for its trained cells; its
-    manifest's rows are not needed, so it is read as plain JSON, not validated row by row)."""
+def _recent_cells(folder: Path, encoder_id: str, recipe: str) -> ann.Cells | None:
+    """The cells of the most recently used saved IVF index of this encoder and recipe, read from its
+    cells file (its manifest is read as plain JSON, not validated row by row)."""
     saved = sorted(folder.glob("index-*/"), key=lambda p: p.stat().st_mtime, reverse=True)
     for candidate in saved[:RECENT_SCANNED]:
         try:
             manifest = json.loads((candidate / MANIFEST_FILE).read_bytes())
-            if (manifest.get("encoder_id"), manifest.get("recipe"), manifest.get("index_kind")) == (
+            if (manifest.get("encoder_id"), manifest.get("recipe"), manifest.get("index_kind")) != (
                 encoder_id,
                 recipe,
                 "ivf",
             ):
-                return read_faiss(candidate, manifest["faiss_sha256"])
-        except (OSError, ValueError, KeyError, AttributeError, IndexStoreError):
+                continue
+            blob = (candidate / CELLS_FILE).read_bytes()
+            if hashlib.sha256(blob).hexdigest() != manifest.get("cells_sha256"):
+                continue
+            centroids = np.load(io.BytesIO(blob), allow_pickle=False)
+            return ann.Cells(centroids, len(manifest["rows"]))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
     return None
 

@@ -1,5 +1,6 @@
 """The exact/approximate index switch: kinds, recall, persistence and the settings that drive it."""
 
+import io
 import math
 
 import numpy as np
@@ -8,7 +9,7 @@ import pytest
 from bot.settings import Settings
 from index import ann
 from index.errors import IndexStoreError
-from index.store import FORMAT_VERSION, Passage, VectorIndex, load_or_build
+from index.store import CELLS_FILE, FAISS_FILE, FORMAT_VERSION, Passage, VectorIndex, index_key, load_or_build
 from tests.test_index_store import FakeEncoder
 
 
@@ -107,20 +108,40 @@ def _centroids(index) -> np.ndarray:
 def test_an_ivf_index_takes_the_trained_cells_of_a_similar_one():
     first = ann.make_index(unit_rows(2000), threshold=100)
     edited = unit_rows(2000, seed=5)  # other vectors, as many of them
-    second = ann.make_index(edited, threshold=100, trained=first)
+    second = ann.make_index(edited, threshold=100, cells=ann.Cells.of(first))
     assert np.array_equal(_centroids(second), _centroids(first)), "cells reused, not trained again"
     assert second.ntotal == 2000 and first.ntotal == 2000, "the earlier index keeps its own vectors"
     sims, rows = ann.top_k(second, edited[:1], 1)
     assert rows[0][0] == 0 and sims[0][0] == pytest.approx(1.0, abs=1e-5)
-    grown = ann.make_index(unit_rows(3000, seed=6), threshold=100, trained=first)
+    grown = ann.make_index(unit_rows(3000, seed=6), threshold=100, cells=ann.Cells.of(first))
     assert grown.nlist == ann.n_cells(3000), "a glossary half as big again is trained afresh"
 
 
-def test_a_rebuild_reuses_the_cells_of_the_saved_index(tmp_path):
-    enc = FakeEncoder()
+def _texts_and_an_edit() -> tuple[list[Passage], list[Passage]]:
     texts = [f"text number {i}" for i in range(600)]
     passages = [Passage(entry_id=f"e{i}", field="definition_en", text=t) for i, t in enumerate(texts)]
+    return passages, [*passages[:-1], Passage(entry_id="e599", field="definition_en", text="an edited text")]
+
+
+def test_a_rebuild_reuses_the_cells_of_the_saved_index(tmp_path):
+    """From the small cells file beside it (read alone: the FAISS file is ~90 MB at 62k rows)."""
+    enc = FakeEncoder()
+    passages, edited = _texts_and_an_edit()
     first = load_or_build(tmp_path, passages, enc, "g1", "r", ann_threshold=500)
-    edited = [*passages[:-1], Passage(entry_id="e599", field="definition_en", text="an edited text")]
+    (tmp_path / index_key("g1", enc.id, "r") / FAISS_FILE).write_bytes(b"not read")
     second = load_or_build(tmp_path, edited, enc, "g2", "r", ann_threshold=500)
     assert np.array_equal(_centroids(second.faiss_index), _centroids(first.faiss_index))
+    assert second.manifest.cells_sha256 is not None and first.manifest.cells_sha256 is not None
+
+
+def test_cells_that_are_not_those_their_manifest_vouches_for_are_trained_again(tmp_path):
+    enc = FakeEncoder()
+    passages, edited = _texts_and_an_edit()
+    first = load_or_build(tmp_path, passages, enc, "g1", "r", ann_threshold=500)
+    cells = tmp_path / index_key("g1", enc.id, "r") / CELLS_FILE
+    tampered = io.BytesIO()
+    np.save(tampered, -_centroids(first.faiss_index))
+    cells.write_bytes(tampered.getvalue())
+    second = load_or_build(tmp_path, edited, enc, "g2", "r", ann_threshold=500)
+    assert not np.array_equal(_centroids(second.faiss_index), -_centroids(first.faiss_index))
+    assert second.faiss_index.nlist == ann.n_cells(600)

@@ -37,6 +37,9 @@ FIGURES = [
     ("edit_5000_rows", "ref_median_s", "{:.1f} s"),
     ("edit_5000_rows", "checkout_median_s", "{:.1f} s"),
     ("edit_5000_rows", "ratio", "{:.2f}×"),
+    ("edit_5000_cells", "ref_median_s", "{:.1f} s"),
+    ("edit_5000_cells", "checkout_median_s", "{:.1f} s"),
+    ("edit_5000_cells", "ratio", "{:.2f}×"),
 ]
 
 
