@@ -266,7 +266,8 @@ def _recent_cells(folder: Path, encoder_id: str, recipe: str) -> ann.Cells | Non
             if hashlib.sha256(blob).hexdigest() != manifest.get("cells_sha256"):
                 continue
             centroids = np.load(io.BytesIO(blob), allow_pickle=False)
-            return ann.Cells(centroids, len(manifest["rows"]))
+            if centroids.ndim == 2 and centroids.dtype == np.float32:
+                return ann.Cells(centroids, len(manifest["rows"]))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
     return None

@@ -1,6 +1,8 @@
 """The exact/approximate index switch: kinds, recall, persistence and the settings that drive it."""
 
+import hashlib
 import io
+import json
 import math
 
 import numpy as np
@@ -9,7 +11,16 @@ import pytest
 from bot.settings import Settings
 from index import ann
 from index.errors import IndexStoreError
-from index.store import CELLS_FILE, FAISS_FILE, FORMAT_VERSION, Passage, VectorIndex, index_key, load_or_build
+from index.store import (
+    CELLS_FILE,
+    FAISS_FILE,
+    FORMAT_VERSION,
+    MANIFEST_FILE,
+    Passage,
+    VectorIndex,
+    index_key,
+    load_or_build,
+)
 from tests.test_index_store import FakeEncoder
 
 
@@ -144,4 +155,19 @@ def test_cells_that_are_not_those_their_manifest_vouches_for_are_trained_again(t
     cells.write_bytes(tampered.getvalue())
     second = load_or_build(tmp_path, edited, enc, "g2", "r", ann_threshold=500)
     assert not np.array_equal(_centroids(second.faiss_index), -_centroids(first.faiss_index))
+    assert len(_centroids(second.faiss_index)) == ann.n_cells(600)
+
+
+def test_cells_of_another_shape_are_trained_again_even_when_their_manifest_vouches_for_them(tmp_path):
+    enc = FakeEncoder()
+    passages, edited = _texts_and_an_edit()
+    load_or_build(tmp_path, passages, enc, "g1", "r", ann_threshold=500)
+    folder = tmp_path / index_key("g1", enc.id, "r")
+    flat = io.BytesIO()
+    np.save(flat, np.zeros(10, dtype=np.float32))
+    (folder / CELLS_FILE).write_bytes(flat.getvalue())
+    manifest = json.loads((folder / MANIFEST_FILE).read_bytes())
+    manifest["cells_sha256"] = hashlib.sha256(flat.getvalue()).hexdigest()
+    (folder / MANIFEST_FILE).write_text(json.dumps(manifest))
+    second = load_or_build(tmp_path, edited, enc, "g2", "r", ann_threshold=500)
     assert len(_centroids(second.faiss_index)) == ann.n_cells(600)
