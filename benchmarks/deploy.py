@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
+from copy import deepcopy
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -195,7 +196,7 @@ def generate(entries: int, folder: Path, same_texts: bool = False) -> Path:
             sources.append(kept)
     out = []
     for n in range(entries):
-        entry = dict(sources[n % len(sources)])
+        entry = deepcopy(sources[n % len(sources)])  # shared maps would be written as YAML aliases
         copy = n // len(sources)
         entry["id"] = f"{entry['id']}-{copy}"
         for key in () if same_texts else ("term", "term_en", "term_hi"):

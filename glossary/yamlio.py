@@ -20,12 +20,18 @@ from typing import Any
 
 import yaml
 
-from glossary import pruning
+from glossary import pruning, yamlentries
 from glossary.files import Artifact, load_or_publish
 
 #: Part of a parse cache key: bump when ``load_yaml`` could return other data for the same text.
-PARSE_FORMAT = "1"
+#: 2: each parse also records its entries' keys (``ENTRY_KEYS_FILE``).
+PARSE_FORMAT = "2"
 PARSED_FILE = "parsed.json"
+#: The key of each entry's text (``glossary.yamlentries.item_key``), in the order of the parsed
+#: entries; empty when the text was parsed whole.
+ENTRY_KEYS_FILE = "entry_keys.json"
+#: Earlier parses looked at for entries whose text is unchanged, most recently used first.
+RECENT_PARSES = 3
 #: The parse cache's folder in the cache folder; one artifact per parsed text, named by its hash.
 PARSED_DIR = "parsed"
 HASH_NAME_CHARS = 32
@@ -137,16 +143,19 @@ def load_yaml_cached(text: str, cache_dir: Path | None, max_mb: float = DEFAULT_
     """
     if cache_dir is None:
         return load_yaml(text, max_mb)
-    artifact = Artifact(
-        cache_dir / hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:HASH_NAME_CHARS],
-        {"parse_format": PARSE_FORMAT},
-        (PARSED_FILE,),
-        checksummed=(PARSED_FILE,),
+    artifact = _parse_artifact(
+        cache_dir / hashlib.sha256((PARSE_FORMAT + text).encode()).hexdigest()[:HASH_NAME_CHARS]
     )
+    build = partial(_parse_into, text, max_mb, cache_dir)
     try:
-        return load_or_publish(artifact, _read_parsed, partial(_parse_into, text, max_mb), fallback=True)
+        return load_or_publish(artifact, _read_parsed, build, fallback=True)
     except _NotPlain as exc:
         return exc.data
+
+
+def _parse_artifact(path: Path) -> Artifact:
+    files = (PARSED_FILE, ENTRY_KEYS_FILE)
+    return Artifact(path, {"parse_format": PARSE_FORMAT}, files, checksummed=files)
 
 
 class _NotPlain(Exception):
@@ -157,8 +166,16 @@ class _NotPlain(Exception):
         self.data = data
 
 
-def _parse_into(text: str, max_mb: float, folder: Path, notes: dict[str, object]) -> Any:
-    data = load_yaml(text, max_mb)
+def _parse_into(text: str, max_mb: float, cache_dir: Path, folder: Path, notes: dict[str, object]) -> Any:
+    """Parse ``text`` into ``folder``: entry by entry when it splits (``glossary.yamlentries``), with
+    the entries of the recent parses whose text is unchanged taken as they are; else whole."""
+    split = yamlentries.split_entries(text)
+    known = _recent_entries(cache_dir) if split is not None else {}
+    data = _parse_split(split, max_mb, known) if split is not None else None
+    keys = split.keys if split is not None and data is not None else []
+    notes["entries_reused"] = sum(key in known for key in keys)
+    if data is None:
+        data = load_yaml(text, max_mb)
     try:
         encoded = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -166,7 +183,32 @@ def _parse_into(text: str, max_mb: float, folder: Path, notes: dict[str, object]
     if json.loads(encoded) != data:
         raise _NotPlain(data)
     (folder / PARSED_FILE).write_text(encoded, encoding="utf-8")
+    (folder / ENTRY_KEYS_FILE).write_text(json.dumps(keys), encoding="utf-8")
     return data
+
+
+def _parse_split(split: yamlentries.Split, max_mb: float, known: dict[str, Any]) -> Any:
+    try:
+        return yamlentries.parse_split(split, partial(load_yaml, max_mb=max_mb), known)
+    except yaml.YAMLError:
+        return None  # parsed whole, so that the error names the file's own line
+
+
+def _recent_entries(cache_dir: Path) -> dict[str, Any]:
+    """Entry key -> parsed entry, from the most recently used complete parses that were split."""
+    known: dict[str, Any] = {}
+    folders = sorted(cache_dir.glob("*/"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for folder in folders[:RECENT_PARSES]:
+        if not _parse_artifact(folder).is_complete():
+            continue
+        try:
+            keys = json.loads((folder / ENTRY_KEYS_FILE).read_bytes())
+            entries = json.loads((folder / PARSED_FILE).read_bytes())["entries"] if keys else []
+        except (OSError, ValueError, TypeError, KeyError):
+            continue
+        if isinstance(keys, list) and isinstance(entries, list) and len(keys) == len(entries):
+            known.update(zip(keys, entries, strict=True))
+    return known
 
 
 def _read_parsed(folder: Path) -> Any:
