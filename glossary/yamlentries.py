@@ -25,12 +25,13 @@ import regex
 
 #: What could tie one part of a YAML text to another: an anchor (``&a``), alias (``*a``) or tag
 #: (``!t``) where a node can start (a line's start, after ``- ``, ``: ``, ``? `` or a flow
-#: indicator), a directive (``%``) or a document marker (``---``, ``...``). Mid-sentence prose
-#: ("R&D", "are **observed**") does not match; a line of prose that starts so does, and only costs
-#: the split.
-_TIES = regex.compile(
-    r"(?:^[ \t]*(?:-[ \t]+)*|[:?][ \t]*|[\[{,][ \t]*)[&*!]|^(?:%|---|\.\.\.)", regex.MULTILINE
-)
+#: indicator), a directive (``%``) or a document marker (``---``, ``...``) at a line's start.
+#: Mid-sentence prose ("R&D", "are **observed**") is no tie; a line of prose that starts so is, and
+#: only costs the split. The characters are found first (one pattern over the whole text took
+#: 0.35 s of a 14 MB file), then what stands before each on its line.
+_TIE_MARKS = regex.compile(r"[&*!]")
+_NODE_START_BEFORE = regex.compile(r"(?:^[ \t]*(?:-[ \t]+)*|[:?][ \t]*|[\[{,][ \t]*)$")
+_DOCUMENT_MARKS = ("%", "---", "...")
 _ENTRIES_KEY = regex.compile(r"^entries:[ \t]*(?:#.*)?$", regex.MULTILINE)
 #: What replaces the entries block when the rest of the document is parsed.
 EMPTY_ENTRIES = "entries: []"
@@ -39,14 +40,12 @@ HASH_CHARS = 32
 
 @dataclass(frozen=True)
 class Split:
-    """A glossary document's text cut into the rest of it and one text per entry (each dedented)."""
+    """A glossary document's text cut into the rest of it and one text per entry (each dedented),
+    with each entry's key (``item_key``)."""
 
     rest: str
     items: list[str]
-
-    @property
-    def keys(self) -> list[str]:
-        return [item_key(item) for item in self.items]
+    keys: list[str]
 
 
 def item_key(item: str) -> str:
@@ -57,7 +56,7 @@ def split_entries(text: str) -> Split | None:
     """The text's ``entries:`` block cut at its items, or None when it cannot be cut safely. Each
     item is the text from its ``- `` line to the next one's, line breaks and all (a ``|+`` scalar
     keeps the blank lines before the next item), less the block's indentation."""
-    if _TIES.search(text):
+    if _has_ties(text):
         return None
     keys = list(_ENTRIES_KEY.finditer(text))
     if len(keys) != 1:
@@ -89,7 +88,18 @@ def split_entries(text: str) -> Split | None:
         return None
     rest = text[: keys[0].start()] + EMPTY_ENTRIES + "\n" + text[end:]
     bounds = zip(starts, [*starts[1:], end], strict=True)
-    return Split(rest, [_dedent(text[a:b], indent) for a, b in bounds])
+    items = [_dedent(text[a:b], indent) for a, b in bounds]
+    return Split(rest, items, [item_key(item) for item in items])
+
+
+def _has_ties(text: str) -> bool:
+    if any(text.startswith(mark) or f"\n{mark}" in text for mark in _DOCUMENT_MARKS):
+        return True
+    for mark in _TIE_MARKS.finditer(text):
+        line_start = text.rfind("\n", 0, mark.start()) + 1
+        if _NODE_START_BEFORE.search(text[line_start : mark.start()]):
+            return True
+    return False
 
 
 def _dedent(item: str, indent: int) -> str:
