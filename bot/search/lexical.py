@@ -62,7 +62,8 @@ def _content(text: str) -> list[str]:
 def romanized(words: Sequence[str]) -> list[str]:
     """Latin spellings of the Devanagari words, folded as Hinglish words are
     (``bot.understand.hinglish.fold``)."""
-    return [_romanized_word(w) for w in words if _DEVANAGARI_WORD.search(w)]
+    # an ASCII word has no Devanagari: most of a glossary's words are passed over without the pattern
+    return [_romanized_word(w) for w in words if not w.isascii() and _DEVANAGARI_WORD.search(w)]
 
 
 @lru_cache(maxsize=ROMANIZED_MEMORY)
