@@ -40,6 +40,9 @@ FIGURES = [
     ("edit_5000_cells", "ref_median_s", "{:.1f} s"),
     ("edit_5000_cells", "checkout_median_s", "{:.1f} s"),
     ("edit_5000_cells", "ratio", "{:.2f}×"),
+    ("edit_5000_entries", "ref_median_s", "{:.1f} s"),
+    ("edit_5000_entries", "checkout_median_s", "{:.1f} s"),
+    ("edit_5000_entries", "ratio", "{:.2f}×"),
 ]
 
 
