@@ -67,7 +67,9 @@ def split_entries(text: str) -> Split | None:
     starts: list[int] = []  # where each item's first line starts
     indent: int | None = None
     end = position = block
-    for line in text[block:].splitlines(keepends=True):
+    # "\n" alone, though YAML also breaks lines at "\r", NEL and the Unicode separators: an item cut
+    # where YAML sees no line start would part a text, while one holding two items fails to parse
+    for line in _lines(text[block:]):
         position, at = position + len(line), position
         stripped = line.lstrip(" ")
         depth = len(line) - len(stripped)
@@ -102,11 +104,18 @@ def _has_ties(text: str) -> bool:
     return False
 
 
+def _lines(text: str) -> list[str]:
+    """The text's lines, each with its "\n" (the last without one when the text does not end so)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 def _dedent(item: str, indent: int) -> str:
     """The item's lines less ``indent`` spaces each (fewer where a blank or comment line has fewer)."""
     if not indent:
         return item
-    return "".join(line[min(indent, len(line) - len(line.lstrip(" "))) :] for line in item.splitlines(True))
+    return "".join(line[min(indent, len(line) - len(line.lstrip(" "))) :] for line in _lines(item))
 
 
 def parse_split(split: Split, parse: Callable[[str], Any], known: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from glossary.yamlentries import split_entries
 from glossary.yamlio import load_yaml, load_yaml_cached
 
 #: Characters that mean something to YAML, Devanagari, and line breaks, in entry texts.
-TOKENS = [*"ab Zक्षि०:-#'\"\n\t*&!|>{}[],%?@`\\", "- ", ": ", "\n- ", "\n#", "\n  ", "---"]
+TOKENS = [*"ab Zक्षि०:-#'\"\n\r\t*&!|>{}[],%?@`\\\x85\u2028", "- ", ": ", "\n- ", "\n#", "\n  ", "---"]
 TEXT = st.lists(st.sampled_from(TOKENS), max_size=30).map("".join)
 ENTRY = st.fixed_dictionaries(
     {
@@ -87,6 +87,8 @@ title: t
     "a quoted text that goes on at the start of a line": 'entries:\n- id: a\n  term: "one\n- two"\n- id: b\n',
     "a plain text that goes on less indented": "entries:\n- id: a\n  term: one\n two\n- id: b\n",
     "the same entry twice": "entries:\n- id: a\n- id: a\n",
+    "line separators inside a text": "entries:\n- id: a\n  term: one\u2028- two\x85- three\n- id: b\n",
+    "no line break at the end": "entries:\n- id: a\n  term: |+\n    kept\n\n- id: b\n  term: |+\n    end",
 }
 
 
