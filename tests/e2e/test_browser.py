@@ -124,6 +124,11 @@ def _settle(page, answers_before: int) -> None:
     page.wait_for_function(
         "n => document.querySelectorAll('#chat [data-testid=bot]').length > n", arg=answers_before
     )
+    _idle(page)
+
+
+def _idle(page) -> None:
+    """Wait until no event is running (a question asked while one runs is not taken)."""
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=status-tracker]')]"
         ".every(t => t.classList.contains('hide'))"
