@@ -37,8 +37,13 @@ class Kind:
 
     def found(self, cache_dir: Path) -> list[Path]:
         """This kind's published folders, newest first (temp folders and lock files never match)."""
+        return self.newest_first(cache_dir / self.folder)
+
+    def newest_first(self, folder: Path) -> list[Path]:
+        """This kind's published folders in ``folder``, most recently used first (what a build looks
+        through for earlier work to reuse; a folder removed meanwhile sorts last, not fails)."""
         try:
-            children = list((cache_dir / self.folder).iterdir())
+            children = list(folder.iterdir())
         except OSError:
             return []
         matching = [c for c in children if c.is_dir() and self.pattern.fullmatch(c.name)]

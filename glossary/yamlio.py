@@ -35,7 +35,7 @@ RECENT_PARSES = 3
 #: The parse cache's folder in the cache folder; one artifact per parsed text, named by its hash.
 PARSED_DIR = "parsed"
 HASH_NAME_CHARS = 32
-pruning.register("parsed glossaries", PARSED_DIR, f"[0-9a-f]{{{HASH_NAME_CHARS}}}")
+_PARSES = pruning.register("parsed glossaries", PARSED_DIR, f"[0-9a-f]{{{HASH_NAME_CHARS}}}")
 #: Default bound (MB) on what a YAML text may expand to (the glossary loader passes its file limit).
 DEFAULT_MAX_MB = 20.0
 MB = 1024 * 1024
@@ -197,8 +197,7 @@ def _parse_split(split: yamlentries.Split, max_mb: float, known: dict[str, Any])
 def _recent_entries(cache_dir: Path) -> dict[str, Any]:
     """Entry key -> parsed entry, from the most recently used complete parses that were split."""
     known: dict[str, Any] = {}
-    folders = sorted(cache_dir.glob("*/"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for folder in folders[:RECENT_PARSES]:
+    for folder in _PARSES.newest_first(cache_dir)[:RECENT_PARSES]:
         if not _parse_artifact(folder).is_complete():
             continue
         try:

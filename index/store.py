@@ -49,7 +49,7 @@ INDEX_DIR = "indexes"
 KEY_HEX_DIGITS = 20
 #: The folder name of a saved index (``index_key``).
 INDEX_NAME = f"index-[0-9a-f]{{{KEY_HEX_DIGITS}}}"
-pruning.register("indexes", INDEX_DIR, INDEX_NAME)
+_INDEXES = pruning.register("indexes", INDEX_DIR, INDEX_NAME)
 #: Saved indexes looked at for trained IVF cells to reuse, most recently used first.
 RECENT_SCANNED = 3
 
@@ -252,8 +252,7 @@ def load_or_build(
 def _recent_cells(folder: Path, encoder_id: str, recipe: str) -> ann.Cells | None:
     """The cells of the most recently used saved IVF index of this encoder and recipe, read from its
     cells file (its manifest is read as plain JSON, not validated row by row)."""
-    saved = sorted(folder.glob("index-*/"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for candidate in saved[:RECENT_SCANNED]:
+    for candidate in _INDEXES.newest_first(folder)[:RECENT_SCANNED]:
         try:
             manifest = json.loads((candidate / MANIFEST_FILE).read_bytes())
             if (manifest.get("encoder_id"), manifest.get("recipe"), manifest.get("index_kind")) != (
