@@ -103,6 +103,7 @@ def test_texts_that_tie_parts_together_are_parsed_whole():
     assert split_entries("entries:\n- &a {id: a}\n- *a\n") is None
     assert split_entries("entries:\n- id: a\n  term: !!str 1\n") is None
     assert split_entries("---\nentries:\n- id: a\n") is None
+    assert split_entries("entries:\n- id: a\n  ? k\n  : - &x v\n") is None  # an explicit value's list
     assert split_entries("entries:\n- id: a\n  term: are **observed** here\n") is not None
     assert split_entries("a: 1\n") is None and split_entries("- id: a\n") is None
 
