@@ -61,7 +61,9 @@ class _UniqueKeyLoader(_SafeLoader):
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, Hashable) and key in seen:
+            if not isinstance(key, Hashable):
+                continue  # PyYAML's own construction refuses it ("found unhashable key")
+            if key in seen:
                 raise yaml.constructor.ConstructorError(
                     "while constructing a mapping",
                     node.start_mark,

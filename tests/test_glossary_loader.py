@@ -303,6 +303,14 @@ def test_duplicate_yaml_key(tmp_path: Path) -> None:
     assert "duplicate key" in str(load_error([path]))
 
 
+def test_a_yaml_key_that_is_a_list_is_named_not_a_traceback(tmp_path: Path) -> None:
+    """``? [a, b]`` is a key Python cannot hold: the duplicate-key check raised TypeError on it."""
+    path = tmp_path / "x.yaml"
+    path.write_text("entries:\n  - id: a\n    ? [x, y]\n    : z\n", "utf-8")
+    error = load_error([path])
+    assert "unhashable key" in str(error) and error.line == 3
+
+
 def test_invalid_json(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_text('{"document": "x",\n "entries": [}', "utf-8")
