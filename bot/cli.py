@@ -214,7 +214,7 @@ def admin_password(
 ) -> None:
     """Make the argon2 hash that turns the maintainers' area (/admin) on: set it as the setting
     admin_password_hash (e.g. the secret GLOSSARY_BOT_ADMIN_PASSWORD_HASH). The password is not stored."""
-    from argon2 import PasswordHasher
+    from bot.passwords import hash_password
 
     if stdin:
         password = sys.stdin.readline().rstrip("\r\n")
@@ -222,7 +222,7 @@ def admin_password(
         password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
     if len(password) < MIN_ADMIN_PASSWORD:
         _fail(f"the password needs at least {MIN_ADMIN_PASSWORD} characters", ExitCode.USAGE)
-    typer.echo(PasswordHasher().hash(password))
+    typer.echo(hash_password(password))
 
 
 def _search_record(bot, query: str, k: int) -> dict:

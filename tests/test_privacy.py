@@ -18,10 +18,10 @@ import pytest
 from gradio import utils as gradio_utils
 from pydantic import SecretStr
 
+from bot.passwords import hash_password
 from bot.records import Store
 from tests.conftest import serving
 from tests.load.harness import AppSession, endpoints
-from ui.admin.auth import hash_password
 
 pytestmark = pytest.mark.model
 MARKER = f"zebrafish{uuid.uuid4().hex[:10]}"

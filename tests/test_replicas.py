@@ -18,13 +18,13 @@ import httpx
 import pytest
 import yaml
 
+from bot.passwords import hash_password
 from bot.records import Store
 from tests.conftest import free_port
 from tests.factories import user_entry
 from tests.load.harness import AppSession, endpoints
 from tests.load.run import _wait_until_serving
 from tests.postgres import postgres_server
-from ui.admin.auth import hash_password
 
 pytestmark = pytest.mark.model
 REPO = Path(__file__).resolve().parents[1]

@@ -15,8 +15,9 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+
+from bot.passwords import hasher
 
 #: Sessions kept at once (the oldest is logged out first): a few maintainers, a few browsers each.
 MAX_SESSIONS = 64
@@ -32,11 +33,6 @@ EVERYONE = "*"
 
 class TooManyAttempts(Exception):
     """Login attempts beyond the limit: every login is refused until the window has passed."""
-
-
-def hash_password(password: str) -> str:
-    """The argon2id hash to put in ``admin_password_hash`` (a new random salt each time)."""
-    return PasswordHasher().hash(password)
 
 
 class Failures:
@@ -82,7 +78,7 @@ class AdminAuth:
         self, password_hash: str, session_s: float, attempts_per_minute: int, window_s: float = LOGIN_WINDOW_S
     ) -> None:
         self._hash = password_hash
-        self._hasher = PasswordHasher()
+        self._hasher = hasher()
         self.session_s = session_s
         self._failures = Failures(attempts_per_minute, window_s)
         self._sessions: OrderedDict[str, Session] = OrderedDict()
