@@ -12,9 +12,11 @@ which invalidates saved indexes through their manifest.
 from __future__ import annotations
 
 from glossary import GlossaryEntry
-from index.store import Passage
+from index.store import Passage, Prompt, TextKind
 
 RECIPE = "fields-v5-kinds"
+#: Each text is embedded with both e5 prompts, passage first (the order is part of the recipe).
+PROMPTS: tuple[Prompt, ...] = ("passage", "query")
 #: The text fields, in the order their passages are made (the order is part of the recipe).
 FIELD_ORDER = (
     ("definition", "en"),
@@ -35,12 +37,13 @@ def entry_passages(entry: GlossaryEntry) -> list[Passage]:
     for name, lang in FIELD_ORDER:
         if text := entry.text(name, lang):
             fields[f"{name}_{lang}"] = f"{term[lang]}: {text}"
-    own = [(name, text, "field") for name, text in fields.items()]
-    extra = [(f"paraphrase_{i}", text, "paraphrase") for i, text in enumerate(entry.paraphrases)]
+    extra = {f"paraphrase_{i}": text for i, text in enumerate(entry.paraphrases)}
+    kinds: tuple[tuple[TextKind, dict[str, str]], ...] = (("field", fields), ("paraphrase", extra))
     return [
         Passage(entry_id=entry.id, field=name, text=text, prompt=prompt, kind=kind)
-        for prompt in ("passage", "query")
-        for name, text, kind in own + extra
+        for prompt in PROMPTS
+        for kind, texts in kinds
+        for name, text in texts.items()
     ]
 
 

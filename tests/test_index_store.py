@@ -5,6 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
+from index import store
 from index.errors import IndexStoreError
 from index.store import FAISS_FILE, MANIFEST_FILE, Passage, VectorIndex, index_key, load_or_build
 
@@ -126,3 +127,26 @@ def test_the_manifest_keeps_each_row_kind(tmp_path):
     ]
     built = VectorIndex.build(passages, Unit(), "h", "r")
     assert [r.kind for r in built.manifest.rows] == ["field", "paraphrase"]
+
+
+def test_the_saved_faiss_file_is_the_one_its_manifest_vouches_for(tmp_path):
+    built = load_or_build(tmp_path, PASSAGES, FakeEncoder(), "g1", "r1")
+    folder = tmp_path / index_key("g1", "fake", "r1")
+    assert hashlib.sha256((folder / FAISS_FILE).read_bytes()).hexdigest() == built.manifest.faiss_sha256
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_faiss_file_that_cannot_be_written_is_an_os_error_and_leaves_nothing(tmp_path, monkeypatch):
+    """FAISS reports a write it could not make as a RuntimeError; the cache's callers act on
+    OSError (a cache that cannot be written only costs a rebuild)."""
+    built = VectorIndex.build(PASSAGES, FakeEncoder(), "g1", "r1")
+
+    def full_disk(index, name):
+        with open(name, "wb") as fh:
+            fh.write(b"half")
+        raise RuntimeError("Error: 'ret == (1)' failed: write error")
+
+    monkeypatch.setattr(store.faiss, "write_index", full_disk)
+    with pytest.raises(OSError, match="cannot write"):
+        built.save(tmp_path)
+    assert list(tmp_path.iterdir()) == []
