@@ -13,6 +13,7 @@ import threading
 
 import faiss
 
+from bot.allocation import fewer_collections
 from bot.identity import GlossaryIdentity, identity
 from bot.reply.answer import Answer
 from bot.reply.cards import MAX_RELATED
@@ -112,15 +113,16 @@ class GlossaryBot:
         """
         settings = settings or Settings()
         faiss.omp_set_num_threads(settings.threads)
-        glossary = read_glossary(settings)
-        encoder = encoder or CachedEncoder(
-            make_encoder(
-                settings.encoder_backend, settings.cache_dir, settings.encoder_model, settings.threads
+        with fewer_collections():
+            glossary = read_glossary(settings)
+            encoder = encoder or CachedEncoder(
+                make_encoder(
+                    settings.encoder_backend, settings.cache_dir, settings.encoder_model, settings.threads
+                )
             )
-        )
-        loaded = ready(
-            glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress, status=status
-        )
+            loaded = ready(
+                glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress, status=status
+            )
         pruning.prune(settings.cache_dir, settings.cache_keep)  # what was just served is the newest
         return cls(
             loaded.glossary, loaded.retriever, loaded.calibration, settings, sentences=loaded.sentences
@@ -134,7 +136,7 @@ class GlossaryBot:
         serving what it had. Questions being answered meanwhile finish on the glossary they began with.
         ``status`` follows the index build, if one is needed (the maintainers' area shows it).
         """
-        with self._reload_lock:
+        with self._reload_lock, fewer_collections():
             current = self._loaded
             glossary = read_glossary(self.settings)
             if glossary.content_hash == current.glossary.content_hash:

@@ -1,0 +1,43 @@
+"""A build collects garbage less often while it runs, and the process's own thresholds come back
+when the last build running at once ends (a reload in the app's background overlaps a load)."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from bot.allocation import BUILD_THRESHOLD, fewer_collections
+
+
+@pytest.fixture
+def thresholds():
+    saved = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    yield
+    gc.set_threshold(*saved)
+
+
+def test_the_first_threshold_is_raised_while_a_build_runs_and_restored_after(thresholds):
+    with fewer_collections():
+        assert gc.get_threshold() == (BUILD_THRESHOLD, 10, 10)
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_overlapping_builds_restore_the_thresholds_only_when_the_last_ends(thresholds):
+    first, second = fewer_collections(), fewer_collections()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert gc.get_threshold()[0] == BUILD_THRESHOLD
+    second.__exit__(None, None, None)
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_failed_build_restores_them_too_and_a_higher_setting_is_kept(thresholds):
+    with pytest.raises(RuntimeError), fewer_collections():
+        raise RuntimeError("broken glossary")
+    assert gc.get_threshold() == (700, 10, 10)
+    gc.set_threshold(BUILD_THRESHOLD * 2, 10, 10)
+    with fewer_collections():
+        assert gc.get_threshold()[0] == BUILD_THRESHOLD * 2  # a process that asked for fewer keeps it
