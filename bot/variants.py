@@ -45,9 +45,7 @@ def variant_bot(bot: GlossaryBot, name: str) -> GlossaryBot:
     options = base.options.model_copy(update=changes)
     if name == "dense one-blob baseline":
         vectors = VectorIndex.build(blob_passages(base.entries), base.encoder, "", "blob")
-        retriever = Retriever(base.entries, base.encoder, vectors, options)
+        retriever = Retriever(base.entries, base.encoder, vectors, options, words=base.lexical.words)
     else:
         retriever = base.with_options(options)
-    return GlossaryBot(
-        bot.glossary, retriever, bot.calibration, bot.settings, comparisons, bot.sentences
-    )
+    return GlossaryBot(bot.glossary, retriever, bot.calibration, bot.settings, comparisons, bot.sentences)

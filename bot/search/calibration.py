@@ -298,7 +298,9 @@ def ask(
     for view in views:
         shown = view.entries(retriever.entries)
         mask = np.array([not (r.kind == "paraphrase" or view.hides(r.entry_id, r.field)) for r in rows])
-        folded = Retriever(shown, retriever.encoder, retriever.vectors, retriever.options, row_mask=mask)
+        folded = Retriever(
+            shown, retriever.encoder, retriever.vectors, retriever.options, mask, retriever.lexical.words
+        )
         position = {e.id: i for i, e in enumerate(shown)}
         for i, q in enumerate(questions):
             if q.fold == view.fold:

@@ -20,6 +20,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 import bm25s
 import numpy as np
@@ -27,6 +28,7 @@ import regex
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
+from bot.search.entry_words import EntryWords, Words
 from bot.understand.hinglish import fold
 from bot.understand.text import STOP_WORDS, tokens
 from bot.understand.translit import romanise
@@ -71,6 +73,21 @@ def _romanized_word(word: str) -> str:
     return fold(romanise(word))
 
 
+def _entry_words(entry: GlossaryEntry) -> Words:
+    names = tuple(tuple(_content(name)) for name in entry_names(entry))
+    own = tuple([t for name in names for t in name] * NAME_REPEAT + _content(entry_text(entry)))
+    return Words(names, own, tuple(romanized(own)))
+
+
+def _words_source(entry: GlossaryEntry) -> str:
+    return "\x1f".join([*entry_names(entry), "\x1e", entry_text(entry)])
+
+
+def kept_words(path: Path | None) -> EntryWords:
+    """The entries' words as ``path`` keeps them between starts (None: worked out, not kept)."""
+    return EntryWords(path, _entry_words, _words_source)
+
+
 def entry_names(entry: GlossaryEntry) -> list[str]:
     return entry.names
 
@@ -91,14 +108,15 @@ def entry_text(entry: GlossaryEntry) -> str:
 class LexicalIndex:
     """BM25 and name matching over a fixed list of entries (scores align with that list)."""
 
-    def __init__(self, entries: Sequence[GlossaryEntry]) -> None:
+    def __init__(self, entries: Sequence[GlossaryEntry], words: EntryWords | None = None) -> None:
+        """``words``: the entries' words as a cache keeps them (worked out here where it has none)."""
         self.entries = list(entries)
-        self._names = [[tuple(_content(name)) for name in entry_names(e)] for e in self.entries]
-        docs, own, views = [], [], []
-        for entry, names in zip(self.entries, self._names, strict=True):
-            own.append([t for name in names for t in name] * NAME_REPEAT + _content(entry_text(entry)))
-            views.append(romanized(own[-1]))
-            docs.append(own[-1] + views[-1])
+        self.words = words or kept_words(None)
+        found = [self.words.of(e) for e in self.entries]
+        self._names = [w.names for w in found]
+        own = [w.own for w in found]
+        views = [w.romanized for w in found]
+        docs = [[*w.own, *w.romanized] for w in found]
         self._bm25 = bm25s.BM25()
         self._bm25.index(docs, show_progress=False)
         doc_freq = Counter(t for doc in docs for t in set(doc))

@@ -14,7 +14,9 @@ from functools import cached_property
 
 from bot.search import prebuilt
 from bot.search.calibration import Calibration, load_or_fit
+from bot.search.entry_words import WORDS_FILE, EntryWords
 from bot.search.faq import FaqIndex
+from bot.search.lexical import kept_words
 from bot.search.retrieval import Retriever
 from bot.search.sentences import SENTENCE_RECIPE, SentenceIndex, sentence_passages
 from bot.settings import Settings
@@ -87,14 +89,16 @@ def ready(
     the settings give), and its calibration: the verified prebuilt ones shipped for the bundled
     glossary, else the saved ones, else built and saved."""
     passages = glossary_passages(list(glossary.entries))
+    words = kept_words(settings.cache_dir / WORDS_FILE)
     shipped = None if rebuild_index else prebuilt.load(glossary.content_hash, encoder, passages, settings)
     if shipped is not None:
         vectors, calibration = shipped
-        retriever = Retriever(list(glossary.entries), encoder, vectors)
+        retriever = Retriever(list(glossary.entries), encoder, vectors, words=words)
     else:
         retriever, calibration = _built(
-            glossary, passages, encoder, settings, rebuild_index, progress, status
+            glossary, passages, encoder, settings, words, rebuild_index, progress, status
         )
+    words.save()
     sentences = _sentence_index(glossary, encoder, settings, rebuild_index, progress, status)
     options = calibration.options
     if settings.fusion_weights:
@@ -151,6 +155,7 @@ def _built(
     passages: list[Passage],
     encoder: Encoder,
     settings: Settings,
+    words: EntryWords,
     rebuild: bool,
     progress: bool,
     status: BuildStatus | None,
@@ -173,7 +178,7 @@ def _built(
             nprobe=settings.ann_nprobe,
         )
         status.begin("calibrating")
-        building = Retriever(list(glossary.entries), builder, vectors)
+        building = Retriever(list(glossary.entries), builder, vectors, words=words)
         key = index_key(glossary.content_hash, encoder.id, RECIPE)
         calibration = load_or_fit(folder, key, building, progress=progress)
     if builder.encoded:

@@ -35,6 +35,7 @@ import numpy as np
 import regex
 from pydantic import BaseModel, ConfigDict, Field
 
+from bot.search.entry_words import EntryWords
 from bot.search.lexical import LexicalIndex
 from bot.understand.query import Reading, reading_of
 from bot.understand.translit import romanise
@@ -156,14 +157,16 @@ class Retriever:
         vectors: VectorIndex,
         options: RetrievalOptions | None = None,
         row_mask: np.ndarray | None = None,
+        words: EntryWords | None = None,
     ) -> None:
         """``row_mask``: the index rows this retriever may use (all by default). Calibration hides
-        fields or whole entries this way without encoding anything again."""
+        fields or whole entries this way without encoding anything again. ``words``: the entries'
+        words as the cache keeps them (``lexical.kept_words``)."""
         self.entries = entries
         self.encoder = encoder
         self.vectors = vectors
         self.options = options or RetrievalOptions()
-        self.lexical = LexicalIndex(entries)
+        self.lexical = LexicalIndex(entries, words)
         self._position = {e.id: i for i, e in enumerate(entries)}
         rows = vectors.manifest.rows
         usable = np.array([r.entry_id in self._position for r in rows])
