@@ -22,10 +22,10 @@ from playwright.sync_api import sync_playwright
 from pydantic import SecretStr
 
 from bot.core import GlossaryBot
+from bot.passwords import hash_password
 from tests.conftest import serving
 from tests.e2e.test_browser import CHROMIUM, CHROMIUM_FLAGS, WAIT_MS
 from tests.factories import user_entry
-from ui.admin.auth import hash_password
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 PASSWORD = "a long maintainers password"
