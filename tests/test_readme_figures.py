@@ -43,6 +43,9 @@ FIGURES = [
     ("edit_5000_entries", "ref_median_s", "{:.1f} s"),
     ("edit_5000_entries", "checkout_median_s", "{:.1f} s"),
     ("edit_5000_entries", "ratio", "{:.2f}×"),
+    ("edit_5000_words", "ref_median_s", "{:.1f} s"),
+    ("edit_5000_words", "checkout_median_s", "{:.1f} s"),
+    ("edit_5000_words", "ratio", "{:.2f}×"),
 ]
 
 
