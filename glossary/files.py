@@ -1,15 +1,15 @@
 """Writing files so that a reader never sees half of one, and a crash never leaves one half-written.
 
-``atomic_write`` does it for one file. ``load_or_publish`` does it for everything the project keeps
-in its cache (the converted model, the ONNX export, each saved index, each parsed glossary): an
-``Artifact`` is a folder that is built under a temp name beside its final place and renamed into
-place whole, with a manifest of what it was built from and every file's size. A reader serves a
-folder only if its manifest is there, names the same sources and every file has its recorded size
-(sizes, not checksums: hashing 470 MB of weights would add seconds to every start); anything else is
-built again. One lock file per artifact (``filelock``) makes concurrent builders build it once, the
-others wait and read the result; temp folders left by a builder that died are removed by the next
-process that finds nobody building. It lives in glossary/ because index/ may import glossary/, not
-the reverse.
+``atomic_write`` does it for one file (``atomic_path`` for a file a library writes by name).
+``load_or_publish`` does it for everything the project keeps in its cache (the converted model, the
+ONNX export, each saved index, each parsed glossary): an ``Artifact`` is a folder that is built
+under a temp name beside its final place and renamed into place whole, with a manifest of what it
+was built from and every file's size. A reader serves a folder only if its manifest is there, names
+the same sources and every file has its recorded size (sizes, not checksums: hashing 470 MB of
+weights would add seconds to every start); anything else is built again. One lock file per artifact
+(``filelock``) makes concurrent builders build it once, the others wait and read the result; temp
+folders left by a builder that died are removed by the next process that finds nobody building. It
+lives in glossary/ because index/ may import glossary/, not the reverse.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -36,23 +37,37 @@ PUBLISHED_FILE = "published.json"
 CHECKSUMS_KEY = "sha256"
 
 
-def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write to a temp file in the same folder, flush it to disk, then rename it over ``path``.
+@contextmanager
+def atomic_path(path: Path, mode: int | None = None) -> Iterator[Path]:
+    """A temp file in ``path``'s folder for the caller to write (by name: FAISS writes its own
+    files); when the block ends it is flushed to disk and renamed over ``path``, or removed if the
+    block raised.
 
     ``mode``: permissions of the result (mkstemp creates 0600 files; source files must be readable).
     """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        yield tmp
+        written = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(written)
+        finally:
+            os.close(written)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write ``data`` to a temp file in the same folder, flush it to disk, then rename it over
+    ``path`` (``atomic_path``)."""
+    with atomic_path(path, mode) as tmp:
+        tmp.write_bytes(data)
 
 
 @dataclass(frozen=True)

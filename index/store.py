@@ -19,8 +19,6 @@ import hashlib
 import io
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,7 +30,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from glossary import pruning
-from glossary.files import Artifact, atomic_write, load_or_publish
+from glossary.files import Artifact, atomic_path, atomic_write, load_or_publish
 from index import ann
 from index.encoders.base import Encoder
 from index.errors import IndexStoreError
@@ -203,24 +201,16 @@ class VectorIndex:
 
 
 def _write_faiss(index: faiss.Index, path: Path) -> str:
-    """Write ``index`` to ``path`` as ``atomic_write`` does, and return the file's sha256. FAISS writes
-    the file itself: serialized to memory first, a 5,000-entry glossary's 96 MB were copied twice
-    before they were written (0.3 s of each index's save)."""
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    """Write ``index`` to ``path`` (``atomic_path``) and return the file's sha256. FAISS writes the
+    file itself: serialized to memory first, a 5,000-entry glossary's 96 MB were copied twice before
+    they were written (0.3 s of each index's save)."""
+    with atomic_path(path) as tmp:
         try:
-            faiss.write_index(index, name)
+            faiss.write_index(index, str(tmp))
         except RuntimeError as exc:  # FAISS says a full disk or a lost folder so
             raise OSError(f"cannot write {path}: {exc}") from exc
-        with open(name, "rb") as fh:
-            sha256 = hashlib.file_digest(fh, "sha256").hexdigest()
-            os.fsync(fh.fileno())
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
-    return sha256
+        with open(tmp, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def read_faiss(folder: Path, sha256: str) -> faiss.Index:

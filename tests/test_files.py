@@ -204,3 +204,21 @@ def test_an_unwritable_cache_raises_or_with_fallback_builds_without_keeping(tmp_
         files.load_or_publish(artifact, _read, build)
     assert files.load_or_publish(artifact, _read, build, fallback=True) == BODY and build.calls == 1
     assert blocker.read_text(encoding="utf-8") == "x"
+
+
+def test_an_atomic_write_replaces_the_file_whole_with_the_mode_asked_for(tmp_path):
+    target = tmp_path / "data.json"
+    target.write_text("old")
+    files.atomic_write(target, b"new", mode=0o644)
+    assert target.read_bytes() == b"new" and (target.stat().st_mode & 0o777) == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["data.json"]
+
+
+def test_a_file_written_by_name_that_fails_leaves_the_old_one_and_no_temp(tmp_path):
+    target = tmp_path / "index.faiss"
+    target.write_text("old")
+    with pytest.raises(OSError), files.atomic_path(target) as tmp:
+        tmp.write_text("half")
+        raise OSError("disk full")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["index.faiss"]
