@@ -14,6 +14,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 
@@ -51,7 +52,9 @@ Derive = Callable[[GlossaryEntry], Words]
 Source = Callable[[GlossaryEntry], str]
 
 
+@cache
 def _fingerprint() -> str:
+    """Read once per process, and only by a build that reads or writes the file."""
     digest = hashlib.sha256(version("stopwordsiso").encode())
     for path in _MAKERS:
         digest.update(path.read_bytes())
@@ -65,7 +68,6 @@ class EntryWords:
         self.path = path
         self._derive = derive
         self._source = source
-        self._fingerprint = _fingerprint()
         self._kept = self._read() if path is not None else {}
         self._used: dict[str, Words] = {}
         self.derived = 0
@@ -85,7 +87,7 @@ class EntryWords:
         if self.path is None or not self.derived:
             return
         body = {
-            "fingerprint": self._fingerprint,
+            "fingerprint": _fingerprint(),
             "entries": {key: [w.names, w.own, w.romanized] for key, w in self._used.items()},
         }
         try:
@@ -99,7 +101,7 @@ class EntryWords:
         assert self.path is not None
         try:
             body = json.loads(self.path.read_bytes())
-            if body.get("fingerprint") != self._fingerprint:
+            if body.get("fingerprint") != _fingerprint():
                 return {}
             return {
                 key: Words(tuple(map(tuple, names)), tuple(own), tuple(view))
