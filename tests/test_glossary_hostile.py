@@ -15,17 +15,18 @@ from glossary import GlossaryError, load_glossary
 from glossary.formats.base import MAX_CELL_CHARS
 from glossary.template import _MAIN, _PARTS, render
 
-#: Every refusal below must come within this many seconds.
+#: Every refusal below must cost less than this many seconds of the process's CPU (work done, not
+#: wall time, which a loaded machine stretches): a bomb read before it was refused costs far more.
 FAST_S = 1.0
 SHEET = "xl/worksheets/sheet1.xml"
 
 
 def refused(path: Path) -> str:
-    """The one-line refusal of ``path``, checked to come within FAST_S."""
-    start = time.perf_counter()
+    """The one-line refusal of ``path``, checked to cost under FAST_S of CPU."""
+    start = time.process_time()
     with pytest.raises(GlossaryError) as info:
         load_glossary([path])
-    assert time.perf_counter() - start < FAST_S
+    assert time.process_time() - start < FAST_S
     message = str(info.value)
     assert "\n" not in message and "Traceback" not in message
     return message

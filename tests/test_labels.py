@@ -80,7 +80,7 @@ def test_a_misspelt_name_says_did_you_mean(bot):
 
 
 def test_a_name_asked_with_more_words_is_not_a_misspelling(glossary):
-    """"ग्रेडिएंट क्लिपिंग कब उपयोग करें" holds the Hindi name whole: no "did you mean"."""
+    """ "ग्रेडिएंट क्लिपिंग कब उपयोग करें" holds the Hindi name whole: no "did you mean"."""
     entry = glossary.get("gradient-clipping")
     assert misspelt_name("ग्रेडिएंट क्लिपिंग कब उपयोग करें", entry) is None
     assert misspelt_name("gradient cliping", entry) == "Gradient clipping"

@@ -29,7 +29,9 @@ STREAMS = 2000
 ADDRESSES = 125
 PER_ADDRESS = STREAMS // ADDRESSES
 PER_CLIENT = 32
-PROBE_S = 1.0
+#: How long the probe may wait for its answer (a bound against a blocked app, not a timing claim:
+#: before the fix no answer came while the streams were open; the time it took is printed).
+PROBE_TIMEOUT_S = 30.0
 
 
 # --- the middleware alone ---------------------------------------------------------------------------
@@ -138,7 +140,9 @@ def test_2000_idle_heartbeats_under_ulimit_1024_leave_the_app_answering(tmp_path
             held += _open_streams(port, sources, PER_ADDRESS)
             seen = _statuses(held)  # every stream answered: held open (200) or refused (429)
             start = time.perf_counter()  # while the streams that were let in are held open
-            reply = httpx.post(f"{url}/api/answer", json={"question": "what is dropout?"}, timeout=30)
+            reply = httpx.post(
+                f"{url}/api/answer", json={"question": "what is dropout?"}, timeout=PROBE_TIMEOUT_S
+            )
             probe_s = time.perf_counter() - start
             assert reply.status_code == 200 and reply.json()["citations"][0]["entry_id"] == "dropout"
             ready = httpx.get(f"{url}/readyz", timeout=30)
@@ -147,7 +151,6 @@ def test_2000_idle_heartbeats_under_ulimit_1024_leave_the_app_answering(tmp_path
                 s.close()
     text = log.read_text()
     print(f"probe answered in {probe_s * 1000:.0f} ms with {len(held)} streams sent; statuses {dict(seen)}")
-    assert probe_s < PROBE_S, probe_s
     assert ready.status_code == 200
     cap = DESCRIPTORS // 2  # max_streams (512) is never more than half the descriptor limit
     assert seen["200"] <= cap and seen["429"] >= len(held) - cap, seen
