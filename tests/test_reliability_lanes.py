@@ -22,7 +22,7 @@ from bot.records.writer import Recorder
 from bot.understand.dialogue import message_text
 from tests.conftest import eventually, serving
 from tests.load.harness import AppSession, endpoints, long_question
-from ui.admission import LONG_QUESTION_QUEUE, LONG_QUESTION_WORKERS, Gate, Lane, Lanes
+from ui.admission import LONG_QUESTION_QUEUE, LONG_QUESTION_WORKERS, Busy, Gate, Lane, Lanes
 from ui.callbacks import Callbacks
 
 pytestmark = pytest.mark.model
@@ -37,6 +37,22 @@ FLOOD = 40
 #: The longest a long answer is held (a bound against a hang, not a timing claim: a test releases
 #: them as soon as it has counted).
 HOLD_S = 60.0
+
+
+def test_a_reserved_place_is_taken_over_by_its_event_and_counted_for_everyone_else():
+    """A join's reservation becomes its event's admission in one step, and every place reserved is
+    full for others: the API's long questions (no session) and joins alike (before, the event let
+    go of its reservation and then was admitted, and an API caller was admitted past reservations)."""
+    lane = Lane(1, 4)
+    assert all(lane.reserve(f"s{n}") for n in range(5)) and not lane.reserve("late")
+    with pytest.raises(Busy), lane.admission():
+        pass
+    with pytest.raises(Busy), lane.admission("late"):
+        pass
+    with lane.admission("s0"):  # its own place, though the lane is full
+        assert not lane.reserve("late") and lane.admitted == 1
+    lane.claim("s1")  # an event that runs in another lane lets its place go (and s0 has ended)
+    assert lane.reserve("late") and lane.reserve("later") and not lane.reserve("last")
 
 
 def _switch(long: str) -> tuple[str, list[dict]]:

@@ -105,10 +105,13 @@ class Lane:
             log.warning("lane threads keep their priority: %s", exc)
 
     @contextmanager
-    def admission(self) -> Iterator[None]:
-        """Hold a place in the lane (``Busy`` when it is full); cheap: decide it before taking a thread."""
+    def admission(self, session: str | None = None) -> Iterator[None]:
+        """Hold a place in the lane: the one ``session`` reserved when it joined, taken over in the
+        same step (a claim, then an admission, left a moment when a join arriving could take the
+        place: 6 of 40 joins at once were accepted for 5 places), or a free one; ``Busy`` when every
+        place is at work, waiting or reserved. Cheap: decided before a thread is taken."""
         with self._lock:
-            if self.admitted >= self.workers + self.capacity:
+            if not (session is not None and self._take(session)) and self._full():
                 raise Busy
             self.admitted += 1
         try:
@@ -120,35 +123,46 @@ class Lane:
     def reserve(self, session: str) -> bool:
         """Hold a place for an event joining Gradio's queue (its handler runs later); False when the
         lane's places are all taken or held, so the caller is turned away before it fills the queue."""
-        now = time.monotonic()
         with self._lock:
-            for key in list(self._reserved):  # a reservation whose event never ran lapses
-                held = self._reserved[key]
-                while held and now - held[0] > RESERVATION_S:
-                    held.popleft()
-                if not held:
-                    del self._reserved[key]
-            if self.admitted + sum(map(len, self._reserved.values())) >= self.workers + self.capacity:
+            if self._full():
                 return False
-            self._reserved.setdefault(session, deque()).append(now)
+            self._reserved.setdefault(session, deque()).append(time.monotonic())
             return True
 
     def claim(self, session: str) -> None:
-        """The event ``session`` reserved a place for now runs: its reservation becomes an admission."""
+        """Let go of the place ``session`` reserved (its event runs in another lane after all)."""
         with self._lock:
-            held = self._reserved.get(session)
-            if held:
+            self._take(session)
+
+    def _full(self) -> bool:
+        """Every place at work, waiting or reserved (a reservation whose event never ran lapses)."""
+        now = time.monotonic()
+        for key in list(self._reserved):
+            held = self._reserved[key]
+            while held and now - held[0] > RESERVATION_S:
                 held.popleft()
-                if not held:
-                    del self._reserved[session]
+            if not held:
+                del self._reserved[key]
+        return self.admitted + sum(map(len, self._reserved.values())) >= self.workers + self.capacity
+
+    def _take(self, session: str) -> bool:
+        """Drop one of ``session``'s reservations (call holding the lock); False when it had none."""
+        held = self._reserved.get(session)
+        if not held:
+            return False
+        held.popleft()
+        if not held:
+            del self._reserved[session]
+        return True
 
     def submit(self, work: Callable[[], T]) -> Future[T]:
         """``work()`` on one of the lane's threads, once one is free (call it holding an admission)."""
         return self._pool.submit(work)
 
-    def run(self, work: Callable[[], T]) -> T:
-        """Admit, then ``work()`` on one of the lane's threads; this thread waits for the result."""
-        with self.admission():
+    def run(self, work: Callable[[], T], session: str | None = None) -> T:
+        """Admit (``session``: in the place it reserved, if any), then ``work()`` on one of the lane's
+        threads; this thread waits for the result."""
+        with self.admission(session):
             return self.submit(work).result()
 
     async def run_async(self, work: Callable[[], T]) -> T:
@@ -190,3 +204,11 @@ class Lanes:
 
     def for_chat(self, encoded: str) -> Lane:
         return self.long if self.is_long(encoded) else self.chat
+
+    def run_chat(self, encoded: str, session: str, work: Callable[[], T]) -> T:
+        """``work()`` in the lane for ``encoded``, in the place ``session``'s join reserved in the long
+        lane (``ui.joins``), if any; a place reserved for a text that is short by now is let go."""
+        lane = self.for_chat(encoded)
+        if lane is not self.long:
+            self.long.claim(session)
+        return lane.run(work, session)

@@ -94,12 +94,9 @@ class Callbacks:
             return "", history, labels, cited
         live = self.bot.pinned()
         known = with_citations(history, cited)
-        self.lanes.long.claim(_session(request) or "")  # the place held when it joined (ui.joins), if any
-        lane = self.lanes.for_chat(live.encoded_text(message, known))
+        work = partial(live.answer, message, known, lang=_answer_lang(message, ui_lang), preferred=ui_lang)
         try:
-            answer = lane.run(
-                partial(live.answer, message, known, lang=_answer_lang(message, ui_lang), preferred=ui_lang)
-            )
+            answer = self.lanes.run_chat(live.encoded_text(message, known), _session(request) or "", work)
         except Busy:
             raise gr.Error(t("chat_busy", ui_lang or "en"), print_exception=False) from None
         return self._deliver(message, answer, live, (history, cited), request, ui_lang)
@@ -293,9 +290,10 @@ class Callbacks:
         lanes like the chat: a long question waits in the long lane (or is told the app is busy)."""
         question = as_question(question)
         live = self.bot.pinned()
-        self.lanes.long.claim(_session(request) or "")  # the place held when it joined (ui.joins), if any
         try:
-            answer = self.lanes.for_chat(live.encoded_text(question)).run(partial(live.answer, question))
+            answer = self.lanes.run_chat(
+                live.encoded_text(question), _session(request) or "", partial(live.answer, question)
+            )
         except Busy:
             raise gr.Error(t("chat_busy", "en"), print_exception=False) from None
         record(self.store, live, question, answer, "api")
