@@ -120,6 +120,27 @@ def test_borrowed_questions_teach_the_confidence_not_the_decision(retriever, mon
     assert pooled.correct.probability(high) < alone.correct.probability(high), "wrong there, it learnt"
 
 
+def test_the_confidence_is_rescaled_to_the_borrowed_questions():
+    """Platt scaling on the borrowed real questions: a model that states too little where they are
+    mostly right is scaled to them, its order kept; one they contradict, or that they cannot judge
+    (all right or all wrong), is kept as it is."""
+    model = calibration.Logistic(mean=[0.0], scale=[1.0], coef=[1.0], intercept=0.0)
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(400, 1))
+    right = rng.random(400) < 1 / (1 + np.exp(-(3 * z[:, 0] + 1)))  # real questions: right more often
+
+    def stated(m: calibration.Logistic) -> float:
+        return float(np.mean([m.probability(row) for row in z]))
+
+    borrowed = calibration.transfer.Borrowed(z=z.tolist(), inside=[True] * 400, right=right.tolist())
+    scaled = calibration._rescaled(model, borrowed)
+    assert abs(stated(scaled) - right.mean()) < 0.02 < abs(stated(model) - right.mean())
+    assert scaled.coef[0] > model.coef[0] > 0 and scaled.mean == model.mean
+    contradicting = borrowed.model_copy(update={"right": (z[:, 0] < 0).tolist()})
+    assert calibration._rescaled(model, contradicting) == model
+    assert calibration._rescaled(model, borrowed.model_copy(update={"right": [True] * 400})) == model
+
+
 def test_the_shipped_borrowed_questions_are_for_this_calibration():
     """`make borrowed-questions` remakes bot/data/borrowed_questions.json after a calibration change."""
     shipped = calibration.transfer.shipped()
