@@ -18,10 +18,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
 from pydantic import BaseModel, ValidationError
 
 #: Equal-width confidence bins for the expected calibration error.
 ECE_BINS = 10
+#: Draws, and their seed, of the ECE a calibrated confidence would show (:func:`ece_floor`).
+ECE_FLOOR_DRAWS = 2000
+ECE_FLOOR_SEED = 0
 
 
 class EvalError(ValueError):
@@ -75,6 +79,8 @@ class Metrics(BaseModel):
     out_abstained: float | None
     in_abstained: float | None
     ece: float | None = None
+    #: the ECE a perfectly calibrated confidence would show here (``ece_floor``): the measure's noise
+    ece_floor: float | None = None
     #: in-scope questions answered (not declined) with the right first entry
     answered_right: float | None = None
     #: answers labelled an exact match on a wrong entry (a count; None when answers were not read)
@@ -156,6 +162,23 @@ def expected_calibration_error(outcomes: list[Outcome], bins: int = ECE_BINS) ->
     return total
 
 
+def ece_floor(outcomes: list[Outcome], bins: int = ECE_BINS) -> float | None:
+    """The median ECE of a perfectly calibrated confidence with the same stated values on as many
+    questions: each question drawn right with the probability it states. On 100–180 questions it is
+    0.05–0.09, so a measured ECE near it cannot tell a calibrated confidence from this one, and a
+    target under it cannot be shown met on this set."""
+    if not outcomes:
+        return None
+    stated = np.clip([o.confidence for o in outcomes], 0.0, 1.0)
+    slot = np.minimum((stated * bins).astype(int), bins - 1)
+    right = np.random.default_rng(ECE_FLOOR_SEED).random((ECE_FLOOR_DRAWS, len(stated))) < stated
+    gaps = np.zeros(ECE_FLOOR_DRAWS)
+    for b in np.unique(slot):
+        members = slot == b
+        gaps += members.mean() * np.abs(stated[members].mean() - right[:, members].mean(axis=1))
+    return float(np.median(gaps))
+
+
 def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
@@ -183,6 +206,7 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         in_abstained=_mean([1.0 if o.abstained else 0.0 for o in inside]),
         answered_right=_mean([1.0 if o.first_right and not o.abstained else 0.0 for o in inside]),
         ece=expected_calibration_error(outcomes),
+        ece_floor=ece_floor(outcomes),
         exact_wrong=_exact_wrong(outcomes),
     )
 
@@ -253,6 +277,7 @@ def summary_row(m: dict[str, Metrics]) -> dict[str, float | None]:
         "in_declined": overall.in_abstained,
         "answered_right": overall.answered_right,
         "ece": overall.ece,
+        "ece_floor": overall.ece_floor,
         "exact_wrong": overall.exact_wrong,
     }
     for lang in SUMMARY_LANGS:
@@ -268,6 +293,7 @@ SUMMARY_COLUMNS = (
     ("IN↓", "in_declined"),
     ("A&R", "answered_right"),
     ("ECE", "ece"),
+    ("ECE floor", "ece_floor"),
     ("exact✗", "exact_wrong"),
 )
 
@@ -281,7 +307,8 @@ def summary_table(rows: dict[str, dict[str, float | None]]) -> str:
     lines.append(
         "R@1 on in-scope questions (per asker's language after it); OOS↓ = out-of-scope declined; IN↓ ="
         " in-scope wrongly declined; A&R = in-scope answered with the right first entry; ECE = expected"
-        " calibration error of the confidence; exact✗ = answers labelled an exact match on a wrong entry"
+        " calibration error of the confidence; ECE floor = the median ECE of a calibrated confidence stating"
+        " the same values on as many questions; exact✗ = answers labelled an exact match on a wrong entry"
     )
     return "\n".join(lines)
 

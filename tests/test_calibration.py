@@ -12,7 +12,7 @@ from bot import evaluation
 from bot.search import calibration, pseudo
 from bot.search.retrieval import Retriever
 from bot.understand.text import tokens
-from glossary import load_glossary
+from glossary import languages_of, load_glossary
 from index.passages import glossary_passages
 from index.store import VectorIndex
 from tests.shipped_fits import FIT_TOLERANCE, assert_same_fit
@@ -206,17 +206,27 @@ def test_a_small_glossary_gets_the_shipped_calibration(entries):
     assert encoder.calls == built  # no pseudo-question was encoded
 
 
-def test_expected_calibration_error():
-    def outcome(conf: float, right: bool) -> evaluation.Outcome:
-        item = evaluation.EvalItem(query="q", expected=["A"])
-        return evaluation.Outcome(
-            item=item, ranked_terms=["A" if right else "B"], abstained=False, confidence=conf
-        )
+def _outcome(conf: float, right: bool) -> evaluation.Outcome:
+    item = evaluation.EvalItem(query="q", expected=["A"])
+    ranked = ["A" if right else "B"]
+    return evaluation.Outcome(item=item, ranked_terms=ranked, abstained=False, confidence=conf)
 
-    perfect = [outcome(1.0, True), outcome(0.0, False)]
+
+def test_expected_calibration_error():
+    perfect = [_outcome(1.0, True), _outcome(0.0, False)]
     assert evaluation.expected_calibration_error(perfect) == 0.0
-    overconfident = [outcome(0.9, False), outcome(0.9, False)]
+    overconfident = [_outcome(0.9, False), _outcome(0.9, False)]
     assert evaluation.expected_calibration_error(overconfident) == pytest.approx(0.9)
+
+
+def test_the_ece_floor_is_what_a_calibrated_confidence_shows_by_chance():
+    """100 questions at a stated 0.5: |Binomial(100, 1/2) / 100 - 1/2| has median 0.035 or so,
+    whatever was right (the floor reads the stated values only); sure statements have none."""
+    coin = [_outcome(0.5, n % 3 == 0) for n in range(100)]
+    floor = evaluation.ece_floor(coin)
+    assert floor is not None and 0.025 < floor < 0.05 and floor == evaluation.ece_floor(coin)
+    assert evaluation.ece_floor([_outcome(1.0, True), _outcome(0.0, False)]) == 0.0
+    assert evaluation.ece_floor([]) is None
 
 
 def test_saved_metrics_round_trip():
@@ -279,7 +289,7 @@ def test_the_borrowed_questions_are_what_asking_the_bundled_glossary_gives(setti
     Hindi-only rows, asked again here (the three views are made by one code path; asking all three
     took 123 s instead of 50 on this project's slower CI machines)."""
     from bot.search.loading import ready
-    from bot.search.transfer_build import paraphrase_rows
+    from bot.search.transfer_build import asked_rows, real_questions
     from glossary.views import glossary_view
     from index.encoders import CachedEncoder, make_encoder
 
@@ -287,7 +297,7 @@ def test_the_borrowed_questions_are_what_asking_the_bundled_glossary_gives(setti
     hindi = glossary_view(full.without_project_extras(), "hi")
     encoder = CachedEncoder(make_encoder(settings.encoder_backend, settings.cache_dir))
     retriever = ready(hindi, encoder, settings).retriever
-    made = paraphrase_rows(retriever, {e.id: list(e.paraphrases) for e in full.entries})
+    made = asked_rows(retriever, real_questions(full, languages_of(retriever.entries)))
     shipped = calibration.transfer.shipped()
     assert shipped is not None
     kept = shipped.by_languages["hi"]

@@ -154,6 +154,7 @@ VIEW_COLUMNS = (
     "in_declined",
     "answered_right",
     "ece",
+    "ece_floor",
 )
 
 

@@ -44,7 +44,8 @@ log = logging.getLogger(__name__)
 #: Bump when pseudo-questions, features or fitting change: saved calibrations are then refitted.
 #: 7: ``foreign_share`` (a question asked in a script the glossary's languages do not use).
 #: 8: the confidence rescaled on the borrowed real questions (:func:`_rescaled`).
-VERSION = 8
+#: 9: one-language glossaries borrow their names asked in the language they lack.
+VERSION = 9
 #: Share of in-scope pseudo-questions the fitted threshold may decline.
 MAX_WRONGLY_DECLINED = 0.01
 #: Fusion weights tried; the default options' values are among them.

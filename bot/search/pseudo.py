@@ -53,7 +53,7 @@ SEED = 20261201
 #: The text fields a view may hide, one per entry.
 FIELDS = ("definition_en", "definition_hi", "usage_en", "usage_hi", "example_en", "example_hi")
 _SENTENCE_END = regex.compile(r"(?<=[.!?।])\s+")
-_NAME_TEMPLATES = ("what is {}?", "{} kya hai?", "{} क्या है?", "{}")
+NAME_TEMPLATES = ("what is {}?", "{} kya hai?", "{} क्या है?", "{}")
 #: For a glossary without one of the languages, each name is also asked the way an asker of that
 #: language would: a Hindi-only file's names romanized in an English question (ड्रॉपआउट -> "what is
 #: dropout?"), an English-only file's names in a Hindi one.
@@ -128,8 +128,8 @@ def _field_to_hide(entry: GlossaryEntry, i: int) -> str:
 
 
 def _questions(entry: GlossaryEntry, field: str, fold: int, rng: random.Random) -> list[PseudoQuestion]:
-    names = [_core_name(n) for n in (entry.term_en, entry.term_hi) if n]
-    template = _NAME_TEMPLATES[rng.randrange(len(_NAME_TEMPLATES))]
+    names = [core_name(n) for n in (entry.term_en, entry.term_hi) if n]
+    template = NAME_TEMPLATES[rng.randrange(len(NAME_TEMPLATES))]
     out = [PseudoQuestion(template.format(n), entry.id, "name", fold) for n in dict.fromkeys(names) if n]
     sentence = _unnamed_sentence(entry, getattr(entry, field))
     if sentence:
@@ -142,7 +142,7 @@ def _questions(entry: GlossaryEntry, field: str, fold: int, rng: random.Random) 
 def _asked_in(languages: Sequence[str], entry: GlossaryEntry, fold: int) -> list[PseudoQuestion]:
     """The entry's first name asked in each of ``languages`` the glossary lacks (see
     ``_OTHER_LANGUAGE_TEMPLATES``), Devanagari romanized for English."""
-    name = _core_name(entry.term)
+    name = core_name(entry.term)
     out = []
     for lang in languages:
         shown = romanise_text(name) if lang == "en" else name
@@ -152,13 +152,13 @@ def _asked_in(languages: Sequence[str], entry: GlossaryEntry, fold: int) -> list
 
 def _about(entry: GlossaryEntry, rng: random.Random) -> list[str]:
     """Questions about an entry the view does not hold: its name, and its definition."""
-    template = _NAME_TEMPLATES[rng.randrange(len(_NAME_TEMPLATES))]
-    out = [template.format(_core_name(entry.term_en or entry.term_hi or entry.term))]
+    template = NAME_TEMPLATES[rng.randrange(len(NAME_TEMPLATES))]
+    out = [template.format(core_name(entry.term_en or entry.term_hi or entry.term))]
     sentence = _unnamed_sentence(entry, entry.definition_en) or _unnamed_sentence(entry, entry.definition_hi)
     return [*out, sentence] if sentence else out
 
 
-def _core_name(name: str) -> str:
+def core_name(name: str) -> str:
     """The name without a bracketed part ("Continuous Delivery (CD)" -> "Continuous Delivery")."""
     core = regex.sub(r"\s*\([^)]*\)", "", name).strip()
     return core or name

@@ -1,14 +1,17 @@
 """Make the borrowed questions (``bot.search.transfer``): ``make borrowed-questions``.
 
 The bundled glossary without its project-written extras stands for a user's file, as the shipped
-default calibration does; its paraphrases are the questions. Each view (bilingual, English-only,
-Hindi-only: ``glossary.views``) is indexed and asked its own pseudo-questions first, which fixes its
-folds, its fusion weights and the standardisation of its features; then every paraphrase of an
-entry the view has is asked of the fold that holds the entry (a held-out entry's paraphrase is out
-of that fold's scope), with every field of the fold's other entries shown: a real asker meets the
-whole glossary. Asked with the field the fold hides for pseudo-questions hidden too, 255 of the
-bilingual view's 467 in-scope paraphrases had their entry first (276 with it shown), and the
-confidence learnt from them stated too little.
+default calibration does; its paraphrases are the questions, and for a one-language view its
+entries' names in the language the view lacks, asked as ``bot.search.pseudo`` asks names ("what
+is X", "X kya hai", "X क्या है", the bare name): a Hindi-only file's askers ask by the English names
+it does not have (a user's own glossary can only be asked its names romanized). Each view
+(bilingual, English-only, Hindi-only: ``glossary.views``) is indexed and asked its own
+pseudo-questions first, which fixes its folds, its fusion weights and the standardisation of its
+features; then every question about an entry the view has is asked of the fold that holds the entry
+(a held-out entry's question is out of that fold's scope), with every field of the fold's other
+entries shown: a real asker meets the whole glossary. Asked with the field the fold hides for
+pseudo-questions hidden too, 255 of the bilingual view's 467 in-scope paraphrases had their entry
+first (276 with it shown), and the confidence learnt from them stated too little.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 
 from bot.search.calibration import FEATURES, VERSION, Standard, ask, labelled, question
 from bot.search.loading import ready
-from bot.search.pseudo import PseudoQuestion, View
+from bot.search.pseudo import NAME_TEMPLATES, PseudoQuestion, View, core_name
 from bot.search.retrieval import Retriever
 from bot.search.transfer import BORROWED_PATH, Borrowed, BorrowedSet, key
 from bot.settings import Settings
@@ -33,8 +36,8 @@ from index.encoders import CachedEncoder, make_encoder
 DECIMALS = 4
 
 
-def paraphrase_rows(retriever: Retriever, paraphrases: Mapping[str, Sequence[str]]) -> Borrowed:
-    """The paraphrases of ``retriever``'s entries asked of its pseudo-question folds."""
+def asked_rows(retriever: Retriever, questions: Mapping[str, Sequence[str]]) -> Borrowed:
+    """``questions`` about ``retriever``'s entries asked of its pseudo-question folds."""
     done = question(retriever)
     own, _, _ = labelled(done.asked, done.options)
     scale = Standard.of(own)
@@ -42,7 +45,7 @@ def paraphrase_rows(retriever: Retriever, paraphrases: Mapping[str, Sequence[str
     held_out = {e for v in done.views for e in v.held_out}
     asked = [
         PseudoQuestion(text, None if entry in held_out else entry, "paraphrase", fold_of[entry])
-        for entry, texts in paraphrases.items()
+        for entry, texts in questions.items()
         if entry in fold_of
         for text in texts
     ]
@@ -55,9 +58,26 @@ def paraphrase_rows(retriever: Retriever, paraphrases: Mapping[str, Sequence[str
     )
 
 
+def real_questions(full: Glossary, languages: Sequence[str]) -> dict[str, list[str]]:
+    """Per entry of the bundled glossary: its paraphrases, and its names in the languages not among
+    ``languages`` (a view's) in each of the pseudo-questions' name templates."""
+    lacking = [lang for lang in ("en", "hi") if lang not in languages]
+    return {
+        e.id: [
+            *e.paraphrases,
+            *(
+                template.format(core_name(name))
+                for name in (getattr(e, f"term_{lang}") for lang in lacking)
+                if name
+                for template in NAME_TEMPLATES
+            ),
+        ]
+        for e in full.entries
+    }
+
+
 def borrowed_set(settings: Settings) -> BorrowedSet:
     full = load_glossary()
-    paraphrases = {e.id: list(e.paraphrases) for e in full.entries}
     bare = full.without_project_extras()
     views: list[Glossary] = [bare, *(glossary_view(bare, v) for v in VIEWS)]
     encoder = CachedEncoder(
@@ -66,7 +86,8 @@ def borrowed_set(settings: Settings) -> BorrowedSet:
     by_languages = {}
     for view in views:
         retriever = ready(view, encoder, settings).retriever
-        by_languages[key(languages_of(retriever.entries))] = paraphrase_rows(retriever, paraphrases)
+        languages = languages_of(retriever.entries)
+        by_languages[key(languages)] = asked_rows(retriever, real_questions(full, languages))
     return BorrowedSet(version=VERSION, features=FEATURES, by_languages=by_languages)
 
 
