@@ -11,7 +11,7 @@ export GRADIO_ANALYTICS_ENABLED := False
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install install-test browser postgres prebuilt prepare run test lint eval default-calibration borrowed-questions bench-load bench bench-scale clean
+.PHONY: install install-test browser postgres prebuilt prepare run test lint eval default-calibration borrowed-questions screenshots bench-load bench bench-scale clean
 
 # Python 3.11 (pyproject.toml's requires-python): python3.11, or python3 when it is 3.11.
 PYTHON ?= $(shell for p in python3.11 python3; do \
@@ -117,6 +117,10 @@ default-calibration: install
 # whose features every glossary's confidence model borrows (bot/search/transfer.py).
 borrowed-questions: install
 	$(FRESH_CACHE) $(BIN)/python -m bot.search.transfer_build
+
+# The README's screenshots (docs/), remade by the browser tests that take them; `make test` leaves them.
+screenshots: install-test browser
+	GLOSSARY_BOT_UPDATE_DOCS=1 $(BIN)/pytest -q tests/e2e/test_browser.py -k "screenshot_desktop or mobile_layout"
 
 # 50 concurrent chat sessions x 20 questions against the app on 127.0.0.1 (RELIABILITY.md, "Load").
 bench-load: prepare install-test

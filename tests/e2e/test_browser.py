@@ -9,6 +9,7 @@ to ``test-artifacts/``; the desktop and mobile ones are also copied to
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,15 +40,19 @@ CHROMIUM_FLAGS = [
 ]
 ARTIFACTS = REPO / "test-artifacts"
 DOCS = REPO / "docs"
+#: Set (``make screenshots``) to remake the README's screenshots from this run; otherwise the copies
+#: go with the other artifacts and a test run leaves the tree as it found it.
+UPDATE_DOCS = os.environ.get("GLOSSARY_BOT_UPDATE_DOCS") == "1"
 WAIT_MS = 20_000
 
 
 def _docs_copy(shot: Path, name: str) -> None:
     """A palette PNG copy for the README (a few tens of KB instead of several hundred)."""
-    DOCS.mkdir(exist_ok=True)
+    folder = DOCS if UPDATE_DOCS else ARTIFACTS
+    folder.mkdir(exist_ok=True)
     with Image.open(shot) as image:
-        image.convert("RGB").quantize(colors=256).save(DOCS / name, optimize=True)
-    assert (DOCS / name).stat().st_size < 300_000
+        image.convert("RGB").quantize(colors=256).save(folder / name, optimize=True)
+    assert (folder / name).stat().st_size < 300_000
 
 
 @pytest.fixture(scope="module")
