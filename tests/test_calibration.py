@@ -141,6 +141,21 @@ def test_the_confidence_is_rescaled_to_the_borrowed_questions():
     assert calibration._rescaled(model, borrowed.model_copy(update={"right": [True] * 400})) == model
 
 
+def test_a_sure_confidence_answers_whatever_the_in_scope_model_says(retriever):
+    fitted = calibration.fit(retriever)
+    ranking = retriever.rank("what is dropout")
+    width = len(calibration.FEATURES)
+
+    def constant(p: float, n: int) -> calibration.Logistic:
+        logit = float(np.log(p / (1 - p)))
+        return calibration.Logistic(mean=[0.0] * n, scale=[1.0] * n, coef=[0.0] * n, intercept=logit)
+
+    unsure = fitted.model_copy(update={"in_scope": constant(0.1, width - 1), "correct": constant(0.9, width)})
+    sure = unsure.model_copy(update={"correct": constant(calibration.SURE + 0.01, width)})
+    assert not unsure.answers(ranking, 0.5) and sure.answers(ranking, 0.5)
+    assert unsure.answers(ranking, 0.1 - 1e-6)
+
+
 def test_the_shipped_borrowed_questions_are_for_this_calibration():
     """`make borrowed-questions` remakes bot/data/borrowed_questions.json after a calibration change."""
     shipped = calibration.transfer.shipped()

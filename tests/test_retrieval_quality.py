@@ -78,10 +78,10 @@ REACHED = {
 REACHED_DECISION = {
     "bundled": (0.867, 0.018, 0.104),
     "bundled-no-extras": (0.867, 0.036, 0.096),
-    "bundled-en": (0.8, 0.073, 0.084),
+    "bundled-en": (0.8, 0.067, 0.084),
     "bundled-hi": (0.867, 0.042, 0.163),
     "cncf-hi": (0.75, 0.0, 0.093),
-    "cncf-hi-en": (0.75, 0.034, 0.090),
+    "cncf-hi-en": (0.75, 0.023, 0.090),
 }
 
 

@@ -72,6 +72,9 @@ FEATURES = (
 IN_SCOPE_FEATURES = [i for i, name in enumerate(FEATURES) if name != "foreign_share"]
 #: Each model's features by name, in the order of its coefficients.
 FEATURE_NAMES = {"in_scope": [FEATURES[i] for i in IN_SCOPE_FEATURES], "correct": list(FEATURES)}
+#: A confidence at which declining would contradict it (the first entry right 19 times in 20): being
+#: right implies being in scope, so the bot answers then whatever ``P(in scope)`` says.
+SURE = 0.95
 #: Inverse regularisation of the logistic models: a few hundred pseudo-questions, eight features.
 _C = 1.0
 #: A glossary with fewer entries cannot question itself usefully (each view must keep most of it):
@@ -182,6 +185,12 @@ class Calibration(BaseModel):
 
     def confidence(self, ranking: Ranking) -> float:
         return self.correct.probability(features(ranking))
+
+    def answers(self, ranking: Ranking, threshold: float) -> bool:
+        """Answer when ``P(in scope)`` reaches ``threshold`` or the confidence is ``SURE``: the two
+        models read different features, and the English-only views declined "लोरा क्या है और यह कैसे
+        काम करता है?" and "नोड किसे कहते हैं?" at a confidence of 0.99, both rightly ranked."""
+        return self.answer_probability(ranking) >= threshold or self.confidence(ranking) >= SURE
 
 
 @dataclass(frozen=True)

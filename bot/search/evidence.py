@@ -72,7 +72,7 @@ def retrieve(
         threshold = calibration.threshold
     # A question whose only words are numbers or scaffolding ("12345", "what is it?") names no topic.
     topical = query.reading.topical
-    abstained = pair is None and (not topical or calibration.answer_probability(ranking) < threshold)
+    abstained = pair is None and (not topical or not calibration.answers(ranking, threshold))
     confidence = calibration.confidence(ranking)
     if pair is None:
         return Retrieval(query, hits[:k], abstained, False, confidence, ranking=ranking)
