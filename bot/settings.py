@@ -165,8 +165,8 @@ class Settings(BaseSettings):
         default=None,
         ge=0,
         le=1,
-        description="Answer when P(in scope) is at least this; unset: the threshold fitted to the "
-        "glossary (`glossary-bot calibrate` prints the trade-off).",
+        description="Answer when P(in scope) is at least this (or the confidence is 0.95 or more); unset: "
+        "the threshold fitted to the glossary (`glossary-bot calibrate` prints the trade-off).",
     )
     top_k: int = Field(default=5, ge=1, le=50, description="How many hits search returns by default.")
     max_question_chars: int = Field(
