@@ -172,8 +172,9 @@ def test_answer_shows_term_and_citation(page, bot, question, expected, citation)
 
 
 def test_details_and_sources_are_one_click_away(page):
-    """The last answer was Hinglish, in English: Hindi is in the collapsed Details; Sources show the
-    confidence."""
+    """A Hinglish question is answered in English: Hindi is in the collapsed Details; Sources show
+    the confidence. (It asks its own question: run alone, it had read whatever the page held.)"""
+    _ask(page, "dropout kya hai?")
     details, sources = page.locator("#chat .thought").nth(-2), page.locator("#chat .thought").last
     assert "परिभाषा" not in _last_answer(page)
     details.locator("[role=button]").first.click()
@@ -184,6 +185,7 @@ def test_details_and_sources_are_one_click_away(page):
 
 
 def test_related_term_button_asks_about_it(page):
+    _ask(page, "What is gradient clipping?")  # its own answer's buttons: the test can run alone
     button = page.locator(".related-term").first
     button.wait_for(state="visible")
     label = button.inner_text().strip()
@@ -207,6 +209,8 @@ def _voted(store: Store) -> list[dict]:
 
 def test_like_records_a_vote_on_the_servers_answer(page, server):
     store = server[1]
+    _ask(page, "What is gradient clipping?")
+    _ask(page, "give me an example")  # the answer voted on is this test's own: it can run alone
     page.locator("#chat button[aria-label=Like]").last.click()
     page.locator("#vote-status").get_by_text("saved").wait_for()
     (record,) = _voted(store)
