@@ -152,8 +152,9 @@ def test_a_sure_confidence_answers_whatever_the_in_scope_model_says(retriever):
 
     unsure = fitted.model_copy(update={"in_scope": constant(0.1, width - 1), "correct": constant(0.9, width)})
     sure = unsure.model_copy(update={"correct": constant(calibration.SURE + 0.01, width)})
-    assert not unsure.answers(ranking, 0.5) and sure.answers(ranking, 0.5)
-    assert unsure.answers(ranking, 0.1 - 1e-6)
+    assert not unsure.judge(ranking, 0.5).answers and sure.judge(ranking, 0.5).answers
+    assert unsure.judge(ranking, 0.1 - 1e-6).answers
+    assert unsure.judge(ranking, 0.5).confidence == pytest.approx(0.9)
 
 
 def test_the_shipped_borrowed_questions_are_for_this_calibration():

@@ -26,6 +26,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -180,17 +181,20 @@ class Calibration(BaseModel):
     pseudo_recall_at_1: float
     trade_off: list[TradeOff]
 
-    def answer_probability(self, ranking: Ranking) -> float:
-        return self.in_scope.probability(features(ranking)[IN_SCOPE_FEATURES])
+    def judge(self, ranking: Ranking, threshold: float) -> Judgement:
+        """Whether to answer, and the confidence, from one reading of the ranking's features. Answer
+        when ``P(in scope)`` reaches ``threshold`` or the confidence is ``SURE``: the two models read
+        different features, and the English-only views declined "लोरा क्या है और यह कैसे काम करता है?"
+        and "नोड किसे कहते हैं?" at a confidence of 0.99, both rightly ranked."""
+        x = features(ranking)
+        confidence = self.correct.probability(x)
+        answers = self.in_scope.probability(x[IN_SCOPE_FEATURES]) >= threshold or confidence >= SURE
+        return Judgement(answers, confidence)
 
-    def confidence(self, ranking: Ranking) -> float:
-        return self.correct.probability(features(ranking))
 
-    def answers(self, ranking: Ranking, threshold: float) -> bool:
-        """Answer when ``P(in scope)`` reaches ``threshold`` or the confidence is ``SURE``: the two
-        models read different features, and the English-only views declined "लोरा क्या है और यह कैसे
-        काम करता है?" and "नोड किसे कहते हैं?" at a confidence of 0.99, both rightly ranked."""
-        return self.answer_probability(ranking) >= threshold or self.confidence(ranking) >= SURE
+class Judgement(NamedTuple):
+    answers: bool
+    confidence: float  # P(first entry is right): ``Answer.confidence``
 
 
 @dataclass(frozen=True)

@@ -72,8 +72,8 @@ def retrieve(
         threshold = calibration.threshold
     # A question whose only words are numbers or scaffolding ("12345", "what is it?") names no topic.
     topical = query.reading.topical
-    abstained = pair is None and (not topical or not calibration.answers(ranking, threshold))
-    confidence = calibration.confidence(ranking)
+    answers, confidence = calibration.judge(ranking, threshold)
+    abstained = pair is None and (not topical or not answers)
     if pair is None:
         return Retrieval(query, hits[:k], abstained, False, confidence, ranking=ranking)
     return Retrieval(
