@@ -150,16 +150,8 @@ def run(items: Iterable[EvalItem], retrieve: RetrieveFn) -> list[Outcome]:
 def expected_calibration_error(outcomes: list[Outcome], bins: int = ECE_BINS) -> float | None:
     if not outcomes:
         return None
-    confidence = [min(max(o.confidence, 0.0), 1.0) for o in outcomes]
-    slot = [min(int(c * bins), bins - 1) for c in confidence]
-    total = 0.0
-    for b in range(bins):
-        members = [i for i, s in enumerate(slot) if s == b]
-        if members:
-            stated = sum(confidence[i] for i in members) / len(members)
-            right = sum(1 for i in members if outcomes[i].first_right) / len(members)
-            total += len(members) / len(outcomes) * abs(stated - right)
-    return total
+    right = np.array([[o.first_right for o in outcomes]])
+    return float(_binned_gaps(_stated(outcomes), right, bins)[0])
 
 
 def ece_floor(outcomes: list[Outcome], bins: int = ECE_BINS) -> float | None:
@@ -169,14 +161,24 @@ def ece_floor(outcomes: list[Outcome], bins: int = ECE_BINS) -> float | None:
     target under it cannot be shown met on this set."""
     if not outcomes:
         return None
-    stated = np.clip([o.confidence for o in outcomes], 0.0, 1.0)
-    slot = np.minimum((stated * bins).astype(int), bins - 1)
+    stated = _stated(outcomes)
     right = np.random.default_rng(ECE_FLOOR_SEED).random((ECE_FLOOR_DRAWS, len(stated))) < stated
-    gaps = np.zeros(ECE_FLOOR_DRAWS)
+    return float(np.median(_binned_gaps(stated, right, bins)))
+
+
+def _stated(outcomes: list[Outcome]) -> np.ndarray:
+    return np.clip([o.confidence for o in outcomes], 0.0, 1.0)
+
+
+def _binned_gaps(stated: np.ndarray, right: np.ndarray, bins: int) -> np.ndarray:
+    """The ECE of each row of ``right`` (which questions were right, one row per draw): the gap
+    between stated confidence and the share right, per equal-width bin, weighted by its size."""
+    slot = np.minimum((stated * bins).astype(int), bins - 1)
+    gaps = np.zeros(right.shape[0])
     for b in np.unique(slot):
         members = slot == b
         gaps += members.mean() * np.abs(stated[members].mean() - right[:, members].mean(axis=1))
-    return float(np.median(gaps))
+    return gaps
 
 
 def _mean(values: list[float]) -> float | None:
