@@ -29,6 +29,7 @@ from bot.settings import Settings
 from bot.understand.query import read
 from glossary import Glossary, languages_of, load_glossary
 from glossary.files import atomic_write
+from glossary.schema import LANGUAGES
 from glossary.views import VIEWS, glossary_view
 from index.encoders import CachedEncoder, make_encoder
 
@@ -61,13 +62,13 @@ def asked_rows(retriever: Retriever, questions: Mapping[str, Sequence[str]]) -> 
 def real_questions(full: Glossary, languages: Sequence[str]) -> dict[str, list[str]]:
     """Per entry of the bundled glossary: its paraphrases, and its names in the languages not among
     ``languages`` (a view's) in each of the pseudo-questions' name templates."""
-    lacking = [lang for lang in ("en", "hi") if lang not in languages]
+    lacking = [lang for lang in LANGUAGES if lang not in languages]
     return {
         e.id: [
             *e.paraphrases,
             *(
                 template.format(core_name(name))
-                for name in (getattr(e, f"term_{lang}") for lang in lacking)
+                for name in (e.text("term", lang) for lang in lacking)
                 if name
                 for template in NAME_TEMPLATES
             ),
