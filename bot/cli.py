@@ -117,14 +117,17 @@ def main(
         _fail(f"invalid option or setting: {setting_errors(exc)}", ExitCode.USAGE)
 
 
-def _bot(rebuild: bool = False, progress: bool = False):
+def _bot(rebuild: bool = False, progress: bool = False, sentences: bool = True):
+    """The configured bot; ``sentences=False`` for commands that rank and decide only (no advice)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from bot.core import GlossaryBot
     from glossary import GlossaryError
     from index.errors import IndexLayerError
 
     try:
-        return GlossaryBot.load(_state["settings"], rebuild_index=rebuild, progress=progress)
+        return GlossaryBot.load(
+            _state["settings"], rebuild_index=rebuild, progress=progress, sentences=sentences
+        )
     except (GlossaryError, IndexLayerError, OSError) as exc:
         _fail(str(exc), ExitCode.LOAD)
 
@@ -252,7 +255,7 @@ def search(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per query.")] = False,
 ) -> None:
     """Top-k glossary entries for a query (or for each stdin line)."""
-    bot = _bot()
+    bot = _bot(sentences=False)  # ranking and deciding only: no advice
     queries = [scrub(query)] if query is not None else stdin_lines()
     for q in queries:
         record = _search_record(bot, q, k)
@@ -281,7 +284,7 @@ def calibrate(
     """Show what was fitted to this glossary: weights, the answer-or-decline threshold and its trade-off."""
     from glossary.files import atomic_write
 
-    bot = _bot(progress=True)
+    bot = _bot(progress=True, sentences=False)
     c = bot.calibration
     if save is not None:
         atomic_write(save, (c.model_dump_json(indent=1) + "\n").encode())

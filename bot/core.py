@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import replace
 
 import faiss
 
@@ -21,7 +22,7 @@ from bot.reply.context import Context
 from bot.reply.router import HANDLERS, answer_lang, route
 from bot.search.calibration import Calibration
 from bot.search.evidence import MAX_COMPARED, Evidence, Retrieval, retrieve
-from bot.search.loading import Loaded, read_glossary, ready
+from bot.search.loading import Loaded, read_glossary, ready, sentence_index
 from bot.search.retrieval import Hit, Retriever
 from bot.search.sentences import SentenceIndex
 from bot.settings import Settings
@@ -57,6 +58,8 @@ class GlossaryBot:
         self.comparisons = comparisons
         self.settings = settings
         self._identity: tuple[str, GlossaryIdentity] | None = None
+        #: How the sentence index being added after the start is getting on (``add_sentences``).
+        self.adding: BuildStatus | None = None
 
     @property
     def glossary(self) -> Glossary:
@@ -105,11 +108,13 @@ class GlossaryBot:
         progress: bool = False,
         encoder: Encoder | None = None,
         status: BuildStatus | None = None,
+        sentences: bool = True,
     ) -> GlossaryBot:
         """Bundled (or configured) glossary, configured (or given) encoder, cached index (built if stale).
 
         The glossary is read first, so a broken file is reported before any model is loaded.
         ``status`` follows a build as it goes (the app's start page and ``/readyz`` show it).
+        ``sentences=False``: without the sentence index, which only advice reads (``add_sentences``).
         """
         settings = settings or Settings()
         faiss.omp_set_num_threads(settings.threads)
@@ -121,7 +126,13 @@ class GlossaryBot:
                 )
             )
             loaded = ready(
-                glossary, encoder, settings, rebuild_index=rebuild_index, progress=progress, status=status
+                glossary,
+                encoder,
+                settings,
+                rebuild_index=rebuild_index,
+                progress=progress,
+                status=status,
+                sentences=sentences,
             )
         pruning.prune(settings.cache_dir, settings.cache_keep)  # what was just served is the newest
         return cls(
@@ -144,6 +155,32 @@ class GlossaryBot:
             self._loaded = ready(glossary, current.retriever.encoder, self.settings, status=status)
         log.info("glossary reloaded: %s", glossary)
         pruning.prune(self.settings.cache_dir, self.settings.cache_keep)
+        return True
+
+    def add_sentences(self, status: BuildStatus | None = None) -> bool:
+        """Build the sentence index of the glossary served now, if it has none, and swap it in.
+
+        The app serves as soon as ranking and deciding are ready and calls this in the background:
+        until it returns, advice is looked for in whole fields. The reload lock is held only for the
+        swap; if a reload swapped in another glossary meanwhile (with its own sentences), the index
+        built is dropped. Returns whether it was swapped in.
+        """
+        loaded = self._loaded
+        if loaded.sentences is not None:
+            return False
+        self.adding = status or BuildStatus()
+        try:
+            index = sentence_index(
+                loaded.glossary, loaded.retriever.encoder, self.settings, status=self.adding
+            )
+        finally:
+            self.adding = None
+        with self._reload_lock:
+            current = self._loaded
+            if current.sentences is not None or current.glossary.content_hash != loaded.glossary.content_hash:
+                return False
+            self._loaded = replace(current, sentences=index)
+        log.info("advice sentences ready: %d", len(index.sentences))
         return True
 
     def pinned(self) -> GlossaryBot:

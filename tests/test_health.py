@@ -56,6 +56,7 @@ def test_once_serving_readyz_names_the_glossary(bot, settings):
             "glossary": str(bot.glossary),
             "entries": len(bot.glossary),
             "glossary_hash": bot.glossary.content_hash,
+            "advice_sentences": "ready",
             "store": None,
         }
         assert ready.json()["store"]["state"] == "ok"

@@ -46,7 +46,8 @@ def health_routes(
 
     ``/readyz`` also says what does not stop the answers: the question store's state (``store``: ok,
     failing or unavailable, its last error, what is queued and what was not recorded) and the last
-    glossary edit the watcher refused (``refused_edit``: the files' sha256 and the message). Neither
+    glossary edit the watcher refused (``refused_edit``: the files' sha256 and the message), and the
+    sentence index advice reads (``advice_sentences``: ready, or its build's progress). None of them
     makes it 503: a load balancer should keep sending questions to an app that answers them.
     """
 
@@ -61,6 +62,7 @@ def health_routes(
             "entries": len(glossary),
             "glossary_hash": glossary.content_hash,
         }
+        ready["advice_sentences"] = _sentences_state(bot)
         if store is not None:
             ready["store"] = store.health()
         refused = history.refusal() if history is not None else None
@@ -72,6 +74,14 @@ def health_routes(
         APIRoute(HEALTH_PATH, healthz, methods=["GET"], summary="Liveness: the process answers."),
         APIRoute(READY_PATH, readyz, methods=["GET"], summary="Readiness: the glossary's index is loaded."),
     ]
+
+
+def _sentences_state(bot: GlossaryBot) -> str:
+    """The sentence index advice reads: "ready", its build's progress, or "not built"."""
+    if bot.sentences is not None:
+        return "ready"
+    adding = bot.adding
+    return adding.describe() if adding is not None else "not built (advice looks in whole fields)"
 
 
 class StartingServer:

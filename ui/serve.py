@@ -6,7 +6,9 @@ configured address (``ExitCode.SERVE``). A question store that cannot be opened 
 it serves, says so in its log and in ``/readyz``, and records once the store opens (an old
 ``feedback.jsonl`` is imported into the store once, when it is open at start). While the bot loads,
 ``ui.health.StartingServer`` answers on the port (``/healthz``, ``/readyz`` 503 with the build's
-progress, a start page). A user glossary is watched while serving (``reload_interval_s``): an edit
+progress, a start page). It serves once ranking and deciding are ready: the sentence index advice
+reads (a third of a first build's encoding) is built afterwards in the background, ``/readyz``
+showing its progress. A user glossary is watched while serving (``reload_interval_s``): an edit
 is swapped in once it loads; a broken edit is logged and the last good glossary stays in service.
 """
 
@@ -18,6 +20,7 @@ import os
 import resource
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
@@ -183,6 +186,21 @@ def _report_fatal_signals() -> None:
         log.warning("fatal signals will not be reported: stderr is not a file")
 
 
+def _add_sentences_later(bot: GlossaryBot) -> threading.Thread:
+    """The sentence index, built while the app serves: advice looks in whole fields until it is in,
+    and a failure costs only that (logged), never the answers."""
+
+    def add() -> None:
+        try:
+            bot.add_sentences()
+        except (IndexLayerError, OSError) as exc:
+            log.error("advice sentences not built (advice looks in whole fields): %s", exc)
+
+    thread = threading.Thread(target=add, name="sentences", daemon=True)
+    thread.start()
+    return thread
+
+
 def _stop_on_sigterm() -> None:
     """SIGTERM (a platform stopping the container) ends serving as Ctrl-C does, so the app closes
     cleanly and writes the records still queued."""
@@ -220,11 +238,12 @@ def main() -> None:
         _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
     try:
         with starting:
-            bot = GlossaryBot.load(settings, progress=True, status=status)  # may build the index first
+            bot = GlossaryBot.load(settings, progress=True, status=status, sentences=False)  # may build
     except GlossaryError as exc:
         _refuse(f"cannot start: the glossary does not load:\n{glossary_report(settings, exc)}", ExitCode.LOAD)
     except (IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
+    _add_sentences_later(bot)
     watcher = GlossaryWatcher.start_for(bot)
     if store.store is not None:
         Pruner.start_for(store.store, settings.retention_days)

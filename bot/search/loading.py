@@ -40,8 +40,8 @@ class Loaded:
     glossary: Glossary
     retriever: Retriever
     calibration: Calibration
-    #: Every entry sentence's vector (None where a caller made a bot without them: advice is then
-    #: looked for in whole fields only).
+    #: Every entry sentence's vector (None where a caller made a bot without them, or until the app
+    #: has added them: advice is then looked for in whole fields only).
     sentences: SentenceIndex | None = None
 
     @cached_property
@@ -84,10 +84,15 @@ def ready(
     rebuild_index: bool = False,
     progress: bool = False,
     status: BuildStatus | None = None,
+    sentences: bool = True,
 ) -> Loaded:
     """``glossary`` with the retriever over its index, fused with the weights fitted to it (or those
     the settings give), and its calibration: the verified prebuilt ones shipped for the bundled
-    glossary, else the saved ones, else built and saved."""
+    glossary, else the saved ones, else built and saved.
+
+    ``sentences=False`` leaves out the sentence index (a third of a first build's encoding): ranking
+    and deciding never read it, so a search needs none, and the app adds it after it serves
+    (``GlossaryBot.add_sentences``)."""
     passages = glossary_passages(list(glossary.entries))
     words = kept_words(settings.cache_dir / WORDS_FILE)
     shipped = None if rebuild_index else prebuilt.load(glossary.content_hash, encoder, passages, settings)
@@ -99,20 +104,22 @@ def ready(
             glossary, passages, encoder, settings, words, rebuild_index, progress, status
         )
     words.save()
-    sentences = _sentence_index(glossary, encoder, settings, rebuild_index, progress, status)
+    index = None
+    if sentences:
+        index = sentence_index(glossary, encoder, settings, rebuild_index, progress, status)
     options = calibration.options
     if settings.fusion_weights:
         options = options.model_copy(update=settings.fusion_weights)
-    return Loaded(glossary, retriever.with_options(options), calibration, sentences)
+    return Loaded(glossary, retriever.with_options(options), calibration, index)
 
 
-def _sentence_index(
+def sentence_index(
     glossary: Glossary,
     encoder: Encoder,
     settings: Settings,
-    rebuild: bool,
-    progress: bool,
-    status: BuildStatus | None,
+    rebuild: bool = False,
+    progress: bool = False,
+    status: BuildStatus | None = None,
 ) -> SentenceIndex:
     """The entries' sentence vectors: the shipped ones for the bundled glossary, else the saved ones,
     else built through the embedding store (a one-sentence field's vector is already stored) and saved."""

@@ -1,0 +1,102 @@
+"""The sentence index, which only advice reads, is left out where nothing needs it and added later:
+``GlossaryBot.load(sentences=False)`` then ``add_sentences`` (the app serves first), and the CLI's
+``search`` never builds it. The real model encodes small glossaries here; no quality is claimed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot import core
+from bot.core import GlossaryBot
+from bot.search.sentences import SENTENCE_RECIPE
+from index.embeddings import BuildStatus
+from index.passages import RECIPE
+from index.store import INDEX_DIR, MANIFEST_FILE
+from tests.test_cli import run_cli
+from tests.test_glossary_loader import document, write_yaml
+from tests.test_reliability_glossary import QUOKKA, WOMBAT
+from ui.health import health_routes
+from ui.serve import _add_sentences_later
+
+pytestmark = pytest.mark.model
+
+#: A how-to question about the one entry: advice reads the sentence index for it.
+HOW_TO = "How do I use Quokka loss?"
+
+
+@pytest.fixture()
+def glossary_file(tmp_path) -> Path:
+    return write_yaml(tmp_path / "user.yaml", document(QUOKKA))
+
+
+def _loaded(bot: GlossaryBot, folder: Path, glossary: Path, sentences: bool = True) -> GlossaryBot:
+    """A bot over ``glossary`` sharing the session's encoder, its cache in ``folder``."""
+    settings = bot.settings.model_copy(update={"glossary_paths": [glossary], "cache_dir": folder / "cache"})
+    return GlossaryBot.load(settings, encoder=bot.encoder, sentences=sentences)
+
+
+def _recipes(cache: Path) -> set[str]:
+    """The recipes of the indexes saved in ``cache``."""
+    manifests = (cache / INDEX_DIR).glob(f"*/{MANIFEST_FILE}")
+    return {json.loads(m.read_text(encoding="utf-8"))["recipe"] for m in manifests}
+
+
+def test_a_bot_without_sentences_ranks_alike_and_adds_them_once(bot, tmp_path, glossary_file):
+    whole = _loaded(bot, tmp_path / "whole", glossary_file)
+    lean = _loaded(bot, tmp_path / "lean", glossary_file, sentences=False)
+    assert lean.sentences is None and whole.sentences is not None
+    assert _recipes(tmp_path / "lean" / "cache") == {RECIPE}
+    assert [h.entry.id for h in lean.search(HOW_TO)] == [h.entry.id for h in whole.search(HOW_TO)]
+    before = lean.answer(HOW_TO)
+    assert lean.add_sentences() is True
+    assert lean.sentences is not None and lean.sentences.sentences == whole.sentences.sentences
+    assert _recipes(tmp_path / "lean" / "cache") == {RECIPE, SENTENCE_RECIPE}
+    assert lean.add_sentences() is False  # already there: nothing built again
+    assert lean.answer(HOW_TO).entry_ids == before.entry_ids == ["quokka-loss"]
+
+
+def test_sentences_built_for_a_glossary_replaced_meanwhile_are_dropped(
+    bot, tmp_path, glossary_file, monkeypatch
+):
+    lean = _loaded(bot, tmp_path, glossary_file, sentences=False)
+    built = core.sentence_index
+
+    def edited_meanwhile(*args, **kwargs):
+        index = built(*args, **kwargs)
+        write_yaml(glossary_file, document(QUOKKA, WOMBAT))
+        assert lean.reload() is True  # the reload builds the new glossary's own sentences
+        return index
+
+    monkeypatch.setattr(core, "sentence_index", edited_meanwhile)
+    assert lean.add_sentences() is False
+    assert {s.entry_id for s in lean.sentences.sentences} == {"quokka-loss", "wombat-rate"}
+
+
+def test_readyz_says_how_far_the_sentences_are(bot, tmp_path, glossary_file):
+    lean = _loaded(bot, tmp_path, glossary_file, sentences=False)
+    readyz = next(r for r in health_routes(lean) if r.path == "/readyz").endpoint
+    assert readyz()["ready"] is True
+    assert readyz()["advice_sentences"] == "not built (advice looks in whole fields)"
+    lean.adding = BuildStatus()
+    lean.adding.begin("encoding the sentences of user.yaml")
+    lean.adding.expect(10, 4)
+    assert (
+        readyz()["advice_sentences"] == "encoding the sentences of user.yaml: 4/10 texts (4 already encoded)"
+    )
+    lean.adding = None
+    _add_sentences_later(lean).join(timeout=300)
+    assert readyz()["advice_sentences"] == "ready"
+
+
+def test_the_cli_search_builds_no_sentences_and_ask_does(tmp_path, glossary_file):
+    cache = tmp_path / "cache"
+    found = run_cli("--glossary", str(glossary_file), "search", "quokka loss", "--json", cache_dir=cache)
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["results"][0]["id"] == "quokka-loss"
+    assert _recipes(cache) == {RECIPE}
+    asked = run_cli("--glossary", str(glossary_file), "ask", HOW_TO, cache_dir=cache)
+    assert asked.returncode == 0, asked.stderr
+    assert _recipes(cache) == {RECIPE, SENTENCE_RECIPE}
