@@ -19,6 +19,7 @@ from glossary.formats import ReadOptions
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
 from glossary.yamlio import PARSED_DIR
 from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
+from index.bulk import MIN_TEXTS as BULK_MIN_TEXTS
 from index.embeddings import STORE_FILE, cores
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
 
@@ -130,6 +131,13 @@ class Settings(BaseSettings):
         ge=1,
         description="Threads an index build encodes on (serving keeps ``threads``); unset: every core "
         "this process may use.",
+    )
+    bulk_min_texts: int = Field(
+        default=BULK_MIN_TEXTS,
+        ge=0,
+        description="Texts a build call must have to encode before it loads the faster batch encoder "
+        "(sentence-transformers, when installed and matching): about 1.45x faster, but the building "
+        "process then peaks near 2.4 GB instead of 0.35 GB; 0: never.",
     )
     embedding_store: Path | None = Field(
         default=None,

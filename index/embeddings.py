@@ -266,12 +266,13 @@ class BuildEncoder:
         status: BuildStatus,
         progress: bool = False,
         bulk: Callable[[], Encoder | None] | None = None,
+        bulk_min_texts: int = BULK_MIN_TEXTS,
     ) -> None:
         """``bulk``: gives an encoder that matches ``inner`` and is faster in batches (or None), for
-        calls with at least ``bulk_min_texts`` texts to encode (``index.bulk``)."""
+        calls with at least ``bulk_min_texts`` texts to encode (``index.bulk``; 0: never)."""
         self.inner = inner
-        self.bulk = bulk
-        self.bulk_min_texts = BULK_MIN_TEXTS
+        self.bulk = bulk if bulk_min_texts > 0 else None
+        self.bulk_min_texts = bulk_min_texts
         self.id: str = inner.id
         self.dim: int = inner.dim
         self.store = store

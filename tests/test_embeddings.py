@@ -220,14 +220,26 @@ def test_a_text_several_entries_share_is_encoded_once(tmp_path):
 
 def test_many_texts_are_encoded_by_the_bulk_encoder_few_by_the_serving_one(tmp_path):
     serving, faster = CountingEncoder("serving"), CountingEncoder("faster")
-    builder = BuildEncoder(serving, EmbeddingStore(tmp_path / STORE_FILE), BuildStatus(), bulk=lambda: faster)
-    builder.bulk_min_texts = 3
+    store = EmbeddingStore(tmp_path / STORE_FILE)
+    builder = BuildEncoder(serving, store, BuildStatus(), bulk=lambda: faster, bulk_min_texts=3)
     builder.encode_passages(["a", "b"])
     assert sorted(serving.texts) == ["a", "b"] and faster.texts == []
     builder.encode_queries(["c", "d", "e"])
     assert sorted(faster.texts) == ["c", "d", "e"]
     stored = EmbeddingStore(tmp_path / STORE_FILE).lookup("serving", "query", ["c"], serving.dim)
     assert stored[0] is not None, "bulk vectors are stored under the serving encoder's id"
+
+
+def test_a_bulk_minimum_of_zero_never_loads_the_bulk_encoder(tmp_path):
+    """``bulk_min_texts=0`` keeps a build on the serving encoder (a machine short of memory)."""
+    serving = CountingEncoder("serving")
+
+    def loaded() -> CountingEncoder:
+        raise AssertionError("the bulk encoder was loaded")
+
+    builder = BuildEncoder(serving, EmbeddingStore(tmp_path / STORE_FILE), BuildStatus(), loaded, 0)
+    builder.encode_passages(["a", "b", "c"])
+    assert sorted(serving.texts) == ["a", "b", "c"]
 
 
 def test_the_bulk_check_refuses_another_model_and_tells_a_disagreeing_encoder():

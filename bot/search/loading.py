@@ -154,7 +154,7 @@ def _build_encoder(
     workers = settings.build_threads or cores()
     store = EmbeddingStore(settings.store_file)
     faster = bulk.lazy(encoder, settings.cache_dir, workers)
-    return BuildEncoder(encoder, store, status, progress, faster), workers
+    return BuildEncoder(encoder, store, status, progress, faster, settings.bulk_min_texts), workers
 
 
 def _built(
