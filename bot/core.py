@@ -33,6 +33,7 @@ from bot.understand.text import Lang
 from glossary import Glossary, pruning
 from index.embeddings import BuildStatus
 from index.encoders import CachedEncoder, Encoder, make_encoder
+from index.errors import IndexLayerError
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,9 @@ class GlossaryBot:
         )
 
     def reload(self, status: BuildStatus | None = None) -> bool:
-        """Read the configured glossary again and swap it in with its index, only if both load.
+        """Read the configured glossary again and swap it in with its index, only if both load; then
+        add its sentence index (``add_sentences``), so that an edit is served before its sentences
+        are encoded (advice looks in whole fields meanwhile).
 
         Returns False when the glossary's content has not changed. On a broken glossary or index
         the error (``GlossaryError``, ``IndexLayerError``, ``OSError``) propagates and the bot keeps
@@ -152,8 +155,11 @@ class GlossaryBot:
             glossary = read_glossary(self.settings)
             if glossary.content_hash == current.glossary.content_hash:
                 return False
-            self._loaded = ready(glossary, current.retriever.encoder, self.settings, status=status)
+            self._loaded = ready(
+                glossary, current.retriever.encoder, self.settings, status=status, sentences=False
+            )
         log.info("glossary reloaded: %s", glossary)
+        self.add_sentences(status)
         pruning.prune(self.settings.cache_dir, self.settings.cache_keep)
         return True
 
@@ -162,19 +168,22 @@ class GlossaryBot:
 
         The app serves as soon as ranking and deciding are ready and calls this in the background:
         until it returns, advice is looked for in whole fields. The reload lock is held only for the
-        swap; if a reload swapped in another glossary meanwhile (with its own sentences), the index
-        built is dropped. Returns whether it was swapped in.
+        swap; if a reload swapped in another glossary meanwhile (which adds its own), the index
+        built is dropped. One that cannot be built or saved (``IndexLayerError``, ``OSError``) is
+        logged: it costs advice its sentences, never the answers. Returns whether it was swapped in.
         """
         loaded = self._loaded
         if loaded.sentences is not None:
             return False
-        self.adding = status or BuildStatus()
+        adding = self.adding = status or BuildStatus()
         try:
-            index = sentence_index(
-                loaded.glossary, loaded.retriever.encoder, self.settings, status=self.adding
-            )
+            index = sentence_index(loaded.glossary, loaded.retriever.encoder, self.settings, status=adding)
+        except (IndexLayerError, OSError) as exc:
+            log.error("advice sentences not built (advice looks in whole fields): %s", exc)
+            return False
         finally:
-            self.adding = None
+            if self.adding is adding:  # a later call (a reload's) reports its own
+                self.adding = None
         with self._reload_lock:
             current = self._loaded
             if current.sentences is not None or current.glossary.content_hash != loaded.glossary.content_hash:

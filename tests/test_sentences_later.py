@@ -63,16 +63,48 @@ def test_sentences_built_for_a_glossary_replaced_meanwhile_are_dropped(
 ):
     lean = _loaded(bot, tmp_path, glossary_file, sentences=False)
     built = core.sentence_index
+    edits = [document(QUOKKA, WOMBAT)]
 
     def edited_meanwhile(*args, **kwargs):
         index = built(*args, **kwargs)
-        write_yaml(glossary_file, document(QUOKKA, WOMBAT))
-        assert lean.reload() is True  # the reload builds the new glossary's own sentences
+        if edits:
+            write_yaml(glossary_file, edits.pop())
+            assert lean.reload() is True  # the reload adds the new glossary's own sentences
         return index
 
     monkeypatch.setattr(core, "sentence_index", edited_meanwhile)
     assert lean.add_sentences() is False
     assert {s.entry_id for s in lean.sentences.sentences} == {"quokka-loss", "wombat-rate"}
+
+
+def test_a_reload_serves_the_edit_before_its_sentences_then_adds_them(
+    bot, tmp_path, glossary_file, monkeypatch
+):
+    served = _loaded(bot, tmp_path, glossary_file)
+    seen: list[tuple[int, bool]] = []
+    built = core.sentence_index
+
+    def watched(glossary, *args, **kwargs):
+        seen.append((len(served.glossary), served.sentences is None))  # what is served meanwhile
+        return built(glossary, *args, **kwargs)
+
+    monkeypatch.setattr(core, "sentence_index", watched)
+    write_yaml(glossary_file, document(QUOKKA, WOMBAT))
+    assert served.reload() is True
+    assert seen == [(2, True)], "the edit is served, without sentences, while they are built"
+    assert {s.entry_id for s in served.sentences.sentences} == {"quokka-loss", "wombat-rate"}
+
+
+def test_sentences_that_cannot_be_built_cost_only_advice(bot, tmp_path, glossary_file, monkeypatch, caplog):
+    lean = _loaded(bot, tmp_path, glossary_file, sentences=False)
+
+    def unwritable(*args, **kwargs):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(core, "sentence_index", unwritable)
+    assert lean.add_sentences() is False
+    assert "advice sentences not built (advice looks in whole fields): No space left on device" in caplog.text
+    assert lean.answer(HOW_TO).entry_ids == ["quokka-loss"]
 
 
 def test_readyz_says_how_far_the_sentences_are(bot, tmp_path, glossary_file):

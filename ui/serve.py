@@ -188,15 +188,9 @@ def _report_fatal_signals() -> None:
 
 def _add_sentences_later(bot: GlossaryBot) -> threading.Thread:
     """The sentence index, built while the app serves: advice looks in whole fields until it is in,
-    and a failure costs only that (logged), never the answers."""
+    and a failure costs only that (``GlossaryBot.add_sentences`` logs it), never the answers."""
 
-    def add() -> None:
-        try:
-            bot.add_sentences()
-        except (IndexLayerError, OSError) as exc:
-            log.error("advice sentences not built (advice looks in whole fields): %s", exc)
-
-    thread = threading.Thread(target=add, name="sentences", daemon=True)
+    thread = threading.Thread(target=bot.add_sentences, name="sentences", daemon=True)
     thread.start()
     return thread
 
