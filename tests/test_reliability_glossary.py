@@ -200,12 +200,15 @@ WOMBAT = user_entry(
 )
 
 
-def user_bot(bot: GlossaryBot, tmp_path: Path, *paths: Path, **updates) -> GlossaryBot:
-    """A bot over user glossary files, sharing the session's encoder (its index goes to ``tmp_path``)."""
+def user_bot(
+    bot: GlossaryBot, tmp_path: Path, *paths: Path, sentences: bool = True, **updates
+) -> GlossaryBot:
+    """A bot over user glossary files, sharing the session's encoder (its index goes to ``tmp_path``;
+    ``sentences=False``: without the sentence index, as the app starts)."""
     settings = bot.settings.model_copy(
         update={"glossary_paths": list(paths), "cache_dir": tmp_path / "cache", **updates}
     )
-    return GlossaryBot.load(settings, encoder=bot.encoder)
+    return GlossaryBot.load(settings, encoder=bot.encoder, sentences=sentences)
 
 
 @pytest.fixture()

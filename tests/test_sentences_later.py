@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 
 from bot import core
-from bot.core import GlossaryBot
 from bot.search.sentences import SENTENCE_RECIPE
 from index.embeddings import BuildStatus
 from index.passages import RECIPE
 from index.store import INDEX_DIR, MANIFEST_FILE
 from tests.test_cli import run_cli
 from tests.test_glossary_loader import document, write_yaml
-from tests.test_reliability_glossary import QUOKKA, WOMBAT
+from tests.test_reliability_glossary import QUOKKA, WOMBAT, user_bot
 from ui.health import health_routes
 from ui.serve import _add_sentences_later
 
@@ -32,12 +31,6 @@ def glossary_file(tmp_path) -> Path:
     return write_yaml(tmp_path / "user.yaml", document(QUOKKA))
 
 
-def _loaded(bot: GlossaryBot, folder: Path, glossary: Path, sentences: bool = True) -> GlossaryBot:
-    """A bot over ``glossary`` sharing the session's encoder, its cache in ``folder``."""
-    settings = bot.settings.model_copy(update={"glossary_paths": [glossary], "cache_dir": folder / "cache"})
-    return GlossaryBot.load(settings, encoder=bot.encoder, sentences=sentences)
-
-
 def _recipes(cache: Path) -> set[str]:
     """The recipes of the indexes saved in ``cache``."""
     manifests = (cache / INDEX_DIR).glob(f"*/{MANIFEST_FILE}")
@@ -45,8 +38,8 @@ def _recipes(cache: Path) -> set[str]:
 
 
 def test_a_bot_without_sentences_ranks_alike_and_adds_them_once(bot, tmp_path, glossary_file):
-    whole = _loaded(bot, tmp_path / "whole", glossary_file)
-    lean = _loaded(bot, tmp_path / "lean", glossary_file, sentences=False)
+    whole = user_bot(bot, tmp_path / "whole", glossary_file)
+    lean = user_bot(bot, tmp_path / "lean", glossary_file, sentences=False)
     assert lean.sentences is None and whole.sentences is not None
     assert _recipes(tmp_path / "lean" / "cache") == {RECIPE}
     assert [h.entry.id for h in lean.search(HOW_TO)] == [h.entry.id for h in whole.search(HOW_TO)]
@@ -61,7 +54,7 @@ def test_a_bot_without_sentences_ranks_alike_and_adds_them_once(bot, tmp_path, g
 def test_sentences_built_for_a_glossary_replaced_meanwhile_are_dropped(
     bot, tmp_path, glossary_file, monkeypatch
 ):
-    lean = _loaded(bot, tmp_path, glossary_file, sentences=False)
+    lean = user_bot(bot, tmp_path, glossary_file, sentences=False)
     built = core.sentence_index
     edits = [document(QUOKKA, WOMBAT)]
 
@@ -80,7 +73,7 @@ def test_sentences_built_for_a_glossary_replaced_meanwhile_are_dropped(
 def test_a_reload_serves_the_edit_before_its_sentences_then_adds_them(
     bot, tmp_path, glossary_file, monkeypatch
 ):
-    served = _loaded(bot, tmp_path, glossary_file)
+    served = user_bot(bot, tmp_path, glossary_file)
     seen: list[tuple[int, bool]] = []
     built = core.sentence_index
 
@@ -96,7 +89,7 @@ def test_a_reload_serves_the_edit_before_its_sentences_then_adds_them(
 
 
 def test_sentences_that_cannot_be_built_cost_only_advice(bot, tmp_path, glossary_file, monkeypatch, caplog):
-    lean = _loaded(bot, tmp_path, glossary_file, sentences=False)
+    lean = user_bot(bot, tmp_path, glossary_file, sentences=False)
 
     def unwritable(*args, **kwargs):
         raise OSError("No space left on device")
@@ -108,7 +101,7 @@ def test_sentences_that_cannot_be_built_cost_only_advice(bot, tmp_path, glossary
 
 
 def test_readyz_says_how_far_the_sentences_are(bot, tmp_path, glossary_file):
-    lean = _loaded(bot, tmp_path, glossary_file, sentences=False)
+    lean = user_bot(bot, tmp_path, glossary_file, sentences=False)
     readyz = next(r for r in health_routes(lean) if r.path == "/readyz").endpoint
     assert readyz()["ready"] is True
     assert readyz()["advice_sentences"] == "not built (advice looks in whole fields)"
