@@ -32,6 +32,12 @@ class EvalError(ValueError):
     """The evaluation file cannot be read."""
 
 
+#: Replies that give an entry as the answer. The rest tell the asker the glossary has no entry for
+#: the question: a near miss (the closest offered) or a decline. What the asker sees is decided by
+#: the reply's router, which reads the name asked as well as the retrieval's decision.
+ANSWERING_KINDS = frozenset({"answer", "comparison", "faq", "remedy", "opposite"})
+
+
 class EvalItem(BaseModel):
     id: str = ""
     query: str
@@ -45,9 +51,10 @@ class Outcome(BaseModel):
     ranked_terms: list[str]
     abstained: bool
     confidence: float = 0.0
-    #: The answer's label ("exact", ...) and the entry its card shows, when answers were read.
+    #: The answer's label ("exact", ...), the entry its card shows and its kind, when answers were read.
     label: str | None = None
     shown: str | None = None
+    kind: str | None = None
     labelled: bool = False
 
     @property
@@ -58,6 +65,15 @@ class Outcome(BaseModel):
     @property
     def in_scope(self) -> bool:
         return bool(self.item.expected)
+
+    @property
+    def presented(self) -> bool:
+        """The reply gave an entry as the answer (not a near miss's "no entry for ..." or a decline)."""
+        return self.kind in ANSWERING_KINDS
+
+    @property
+    def presented_right(self) -> bool:
+        return self.presented and self.in_scope and self.shown in self.item.expected
 
     @property
     def first_right(self) -> bool:
@@ -85,6 +101,10 @@ class Metrics(BaseModel):
     answered_right: float | None = None
     #: answers labelled an exact match on a wrong entry (a count; None when answers were not read)
     exact_wrong: int | None = None
+    #: what askers see (None when answers were not read): in-scope questions whose reply gives the
+    #: right entry as the answer, and out-of-scope ones whose reply gives any entry as the answer
+    shown_right: float | None = None
+    out_shown: float | None = None
 
 
 def load_items(path: Path) -> list[EvalItem]:
@@ -134,7 +154,8 @@ def with_labels(outcomes: list[Outcome], bot: Answers) -> list[Outcome]:
     for o in outcomes:
         answer = bot.answer(o.item.query)
         shown = answer.citations[0].term if answer.citations else None
-        labelled.append(o.model_copy(update={"label": answer.label, "shown": shown, "labelled": True}))
+        update = {"label": answer.label, "shown": shown, "kind": answer.kind, "labelled": True}
+        labelled.append(o.model_copy(update=update))
     return labelled
 
 
@@ -191,6 +212,14 @@ def _exact_wrong(outcomes: list[Outcome]) -> int | None:
     return sum(o.exact_on_wrong_entry for o in outcomes)
 
 
+def _share_shown(outcomes: list[Outcome], right: bool) -> float | None:
+    """The share of these outcomes whose reply gave the right entry (``right``) or any entry as the
+    answer; None when answers were not read."""
+    if not any(o.labelled for o in outcomes):
+        return None
+    return _mean([1.0 if (o.presented_right if right else o.presented) else 0.0 for o in outcomes])
+
+
 def metrics(outcomes: list[Outcome]) -> Metrics:
     inside = [o for o in outcomes if o.in_scope]
     outside = [o for o in outcomes if not o.in_scope]
@@ -210,6 +239,8 @@ def metrics(outcomes: list[Outcome]) -> Metrics:
         ece=expected_calibration_error(outcomes),
         ece_floor=ece_floor(outcomes),
         exact_wrong=_exact_wrong(outcomes),
+        shown_right=_share_shown(inside, right=True),
+        out_shown=_share_shown(outside, right=False),
     )
 
 
@@ -281,6 +312,8 @@ def summary_row(m: dict[str, Metrics]) -> dict[str, float | None]:
         "ece": overall.ece,
         "ece_floor": overall.ece_floor,
         "exact_wrong": overall.exact_wrong,
+        "shown_right": overall.shown_right,
+        "out_shown": overall.out_shown,
     }
     for lang in SUMMARY_LANGS:
         group = m.get(f"lang:{lang}")
@@ -297,6 +330,8 @@ SUMMARY_COLUMNS = (
     ("ECE", "ece"),
     ("ECE floor", "ece_floor"),
     ("exact✗", "exact_wrong"),
+    ("shown✓", "shown_right"),
+    ("OOS shown", "out_shown"),
 )
 
 
@@ -310,7 +345,9 @@ def summary_table(rows: dict[str, dict[str, float | None]]) -> str:
         "R@1 on in-scope questions (per asker's language after it); OOS↓ = out-of-scope declined; IN↓ ="
         " in-scope wrongly declined; A&R = in-scope answered with the right first entry; ECE = expected"
         " calibration error of the confidence; ECE floor = the median ECE of a calibrated confidence stating"
-        " the same values on as many questions; exact✗ = answers labelled an exact match on a wrong entry"
+        " the same values on as many questions; exact✗ = answers labelled an exact match on a wrong entry;"
+        " what askers see: shown✓ = in-scope replies giving the right entry as the answer (not a near miss"
+        " or decline), OOS shown = out-of-scope replies giving an entry as the answer"
     )
     return "\n".join(lines)
 

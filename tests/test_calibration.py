@@ -258,6 +258,37 @@ def test_saved_metrics_round_trip():
     assert evaluation.from_json(evaluation.to_json(results).encode()) == results
 
 
+def _seen(expected: list[str], kind: str, shown: str | None) -> evaluation.Outcome:
+    """A question whose retrieval answered with A first, and the reply the asker saw."""
+    item = evaluation.EvalItem(query="q", expected=expected)
+    update = {"kind": kind, "shown": shown, "labelled": True}
+    return evaluation.Outcome(item=item, ranked_terms=["A"], abstained=False).model_copy(update=update)
+
+
+def test_what_askers_see_counts_near_misses_as_not_answered():
+    """Retrieval answered every question here; the replies gave the answer to one in-scope question
+    of three (a near miss listing the right entry first is not an answer) and to one of two others."""
+    seen = evaluation.metrics(
+        [
+            _seen(["A"], "answer", "A"),
+            _seen(["A"], "near miss", "A"),
+            _seen(["B"], "answer", "A"),
+            _seen([], "answer", "A"),
+            _seen([], "near miss", "A"),
+        ]
+    )
+    assert seen.answered_right == pytest.approx(2 / 3) and seen.out_abstained == 0.0
+    assert seen.shown_right == pytest.approx(1 / 3) and seen.out_shown == pytest.approx(1 / 2)
+    unread = evaluation.metrics(
+        [
+            evaluation.Outcome(
+                item=evaluation.EvalItem(query="q", expected=["A"]), ranked_terms=["A"], abstained=False
+            )
+        ]
+    )
+    assert unread.shown_right is None and unread.out_shown is None
+
+
 @pytest.mark.model
 def test_the_shipped_calibration_is_what_fitting_the_bundled_glossary_gives(settings):
     """bot/data/default_calibration.json is reproducible: `make default-calibration` remakes it."""

@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
+from bot.search.calibration import SURE
 from bot.search.faq import FAQ_MATCH, FaqIndex
-from bot.search.names import only_part_of_name
+from bot.search.names import names_other_term, only_part_of_name
 from bot.understand.cues import is_how_to
 from glossary import GlossaryEntry
 
@@ -67,6 +68,31 @@ def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
 )
 def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], expected: bool) -> None:
     assert only_part_of_name(question, _entry("x", term, *aliases)) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "term", "expected"),
+    [
+        ("कुबेरनेट्स क्या है?", "Kubernetes", False),  # the name in Devanagari
+        ("what is supervised learning", "सुपरवाइज़्ड लर्निंग", False),  # a Devanagari name in Latin letters
+        ("what is a load balancer", "Kubernetes", True),
+        ("what is batch normalization", "Batch", True),
+    ],
+)
+def test_a_bare_term_names_another_term_only_when_no_spelling_of_its_words_is_in_the_name(
+    question: str, term: str, expected: bool
+) -> None:
+    assert names_other_term(question, _entry("x", term)) is expected
+
+
+@pytest.mark.model
+def test_a_sure_ranking_is_answered_whatever_words_ride_along_with_the_name(bot) -> None:
+    """ "PEFT stand" is not a name, but the ranking is sure of PEFT: a card, not "no entry for it";
+    a bare term the ranking is not sure of is still a near miss."""
+    sure = bot.answer("What does PEFT stand for and why use it?")
+    assert sure.kind == "answer" and sure.entry_ids[0] == "peft" and sure.confidence >= SURE
+    unsure = bot.answer("what is batch normalization")
+    assert unsure.kind in ("near miss", "declined") and (unsure.confidence or 0.0) < SURE
 
 
 @pytest.mark.model

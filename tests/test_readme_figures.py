@@ -162,6 +162,7 @@ VIEW_COLUMNS = (
 def test_the_readme_shows_each_views_recorded_figures(view):
     figures = VIEWS["runs"][view]
     cells = [f"{figures[key]:.3f}" for key in VIEW_COLUMNS] + [str(figures["exact_wrong"])]
+    cells += [f"{figures[key]:.3f}" for key in ("shown_right", "out_shown")]
     row = f"| {view} | " + " | ".join(cells) + " |"
     assert row in README, f"README lacks the row of {view!r} in benchmarks/VIEWS.json: {row}"
     assert f"`{VIEWS['command']}`" in README

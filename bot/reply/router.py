@@ -15,6 +15,7 @@ from enum import Enum, auto
 from bot.reply import card, comparison, decline, faq, follow_up, near_miss, opposite, remedy, small_talk
 from bot.reply.answer import NEAR_MISS_CONFIDENCE, Answer
 from bot.reply.context import Context
+from bot.search.calibration import SURE
 from bot.search.evidence import Evidence, Retrieval
 from bot.search.names import names_other_term, only_part_of_name
 from bot.understand.dialogue import FollowUp
@@ -95,12 +96,14 @@ def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
 
 
 def _asks_for_another_term(query: Query, found: Retrieval) -> bool:
-    """The first entry is not what was asked: out of scope, too unsure, or a bare term that is not
-    its name or only part of it ("what is attention" answered with FlashAttention)."""
+    """The first entry is not what was asked: out of scope, too unsure, a bare term only part of its
+    name ("what is attention" answered with FlashAttention), or one whose words are not its name.
+    That last check reads words, so it yields to a ``SURE`` confidence ("What does PEFT stand for"
+    is not a name, but PEFT is what it asks); the part-of-a-name check does not, since the confidence
+    is high exactly there ("what is attention": FlashAttention at 0.99 on the bundled glossary)."""
     first = found.hits[0].entry
-    return (
-        found.abstained
-        or found.confidence < NEAR_MISS_CONFIDENCE
-        or names_other_term(query.reading, first)
-        or only_part_of_name(query.reading, first)
-    )
+    if found.abstained or found.confidence < NEAR_MISS_CONFIDENCE:
+        return True
+    if only_part_of_name(query.reading, first):
+        return True
+    return found.confidence < SURE and names_other_term(query.reading, first)

@@ -85,8 +85,12 @@ def is_only_name(text: Reading | str, entry: GlossaryEntry) -> bool:
 
 
 def _all_in_names(words: Sequence[str], entry: GlossaryEntry) -> bool:
-    name_words = set(tokens(" ".join(entry.names)))
-    return all(any(fuzz.ratio(w, n) >= NAME_WORD_MATCH for n in name_words) for w in words)
+    """Each word is a word of one of ``entry``'s names, compared as typed and romanized on both
+    sides ("कुबेरनेट्स" is Kubernetes's word, as "kubernetes" is कुबेरनेट्स's)."""
+    name_words = {word for form in _name_forms(entry) for word in form.split()}
+    return all(
+        any(fuzz.ratio(s, n) >= NAME_WORD_MATCH for s in _spellings([w]) for n in name_words) for w in words
+    )
 
 
 def _spellings(words: Sequence[str]) -> tuple[str, ...]:
