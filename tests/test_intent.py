@@ -64,6 +64,7 @@ def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
         ("what is dropouts", "Dropout", (), False),
         ("what is a batch", "Batch size", (), True),
         ("how does attention speed up long sequences on a GPU", "FlashAttention", (), False),
+        ("नोड किसे कहते हैं?", "Nodes", (), False),  # romanized "nod": the singular of a name word
     ],
 )
 def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], expected: bool) -> None:

@@ -88,9 +88,14 @@ def _all_in_names(words: Sequence[str], entry: GlossaryEntry) -> bool:
     """Each word is a word of one of ``entry``'s names, compared as typed and romanized on both
     sides ("कुबेरनेट्स" is Kubernetes's word, as "kubernetes" is कुबेरनेट्स's)."""
     name_words = {word for form in _name_forms(entry) for word in form.split()}
-    return all(
-        any(fuzz.ratio(s, n) >= NAME_WORD_MATCH for s in _spellings([w]) for n in name_words) for w in words
-    )
+    return all(any(_alike(s, n) for s in _spellings([w]) for n in name_words) for w in words)
+
+
+def _alike(asked: str, name: str) -> bool:
+    """``asked`` is ``name`` typed with a typo, or its singular: a Devanagari plural is rarely
+    written, and a romanized "नोड" ("nod") is one letter from "node", two from "nodes"."""
+    singular = name[:-1] if name.endswith("s") and len(name) > len(asked) else name
+    return max(fuzz.ratio(asked, name), fuzz.ratio(asked, singular)) >= NAME_WORD_MATCH
 
 
 def _spellings(words: Sequence[str]) -> tuple[str, ...]:
@@ -114,7 +119,7 @@ def _squashed(text: str) -> str:
 def _names(asked: str, form: str) -> bool:
     """``asked`` is the name ``form`` (typos, plurals, spacing, word order) or contains it ("adamw adam")."""
     a, f = _squashed(asked), _squashed(form)
-    if max(fuzz.ratio(a, f), fuzz.token_sort_ratio(asked, form)) >= NAME_WORD_MATCH:
+    if _alike(a, f) or fuzz.token_sort_ratio(asked, form) >= NAME_WORD_MATCH:
         return True
     return len(f) <= len(a) and fuzz.partial_ratio(f, a) >= NAME_WORD_MATCH
 
