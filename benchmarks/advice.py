@@ -46,7 +46,7 @@ DATA = Path(__file__).parent / "data" / "advice.jsonl"
 #: Replies that give no advice: a decline, and a near miss, which says the glossary has no entry for
 #: what was asked and lists the closest ones (an in-scope question that describes an entry may still
 #: find it there, but it is no answer to "what to do").
-NOT_ANSWERED = frozenset({"declined", "near miss", "small talk", "no context"})
+NOT_ANSWERED = frozenset({"declined", "near miss", "unsure", "small talk", "no context"})
 #: The cut-offs swept: e5 cosines of a question against any sentence lie in this band.
 SWEEP = tuple(round(float(c), 3) for c in np.arange(0.80, 0.9501, 0.005))
 #: How far behind the first entry others may be and still be offered (1.0: any, up to MAX_REMEDIES).

@@ -32,8 +32,8 @@ class EvalError(ValueError):
     """The evaluation file cannot be read."""
 
 
-#: Replies that give an entry as the answer. The rest tell the asker the glossary has no entry for
-#: the question: a near miss (the closest offered) or a decline. What the asker sees is decided by
+#: Replies that give an entry as the answer. The rest offer the closest entries (a near miss, or
+#: "unsure") or decline. What the asker sees is decided by
 #: the reply's router, which reads the name asked as well as the retrieval's decision.
 ANSWERING_KINDS = frozenset({"answer", "comparison", "faq", "remedy", "opposite"})
 

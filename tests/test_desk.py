@@ -14,6 +14,7 @@ from bot.reply.card import compose
 from bot.reply.cards import first_sentence
 from bot.reply.decline import decline
 from bot.reply.faq import faq_answer
+from bot.reply.near_miss import near_miss
 from bot.search.lexical import LexicalIndex
 from bot.search.retrieval import Hit
 from bot.settings import Settings
@@ -93,6 +94,31 @@ def test_decline_ticket_names_the_nearest_terms(glossary):
         "The glossary does not cover this question.",
         "Nearest terms it does cover: Epoch",
     ]
+
+
+@pytest.mark.parametrize(
+    ("kind", "said", "line"),
+    [
+        (
+            "near miss",
+            "The glossary has no entry for *attention*.",
+            "The glossary has no entry for this question. The closest entries are:",
+        ),
+        (
+            "unsure",
+            "Not sure which entry answers *attention*.",
+            "Not sure which entry answers this question. The closest entries are:",
+        ),
+    ],
+)
+def test_a_near_miss_says_whether_the_entry_is_missing_or_the_ranking_unsure(glossary, kind, said, line):
+    """Too unsure is not "no entry": the first entry offered may still be the one asked about."""
+    answer = near_miss(
+        "attention", _hits(glossary, "flash-attention", "epoch"), "en", glossary, 0.3, kind=kind
+    )
+    assert answer.kind == kind and said in answer.text
+    plain = ticket.build(answer, "what is attention", glossary, BASE, how_to=False).plain
+    assert plain.splitlines()[0] == line and plain.splitlines()[1].startswith("- FlashAttention")
 
 
 @pytest.mark.parametrize(

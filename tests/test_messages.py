@@ -11,6 +11,7 @@ from typing import get_args
 import pytest
 
 from bot.records import Vote
+from bot.reply import near_miss, ticket
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import MESSAGES, t
 from bot.search.sentences import FIELDS as SENTENCE_FIELDS
@@ -31,6 +32,8 @@ DYNAMIC = {
     "reply": ["which_term", "empty_question", *(f"small_talk_{k}" for k in SMALL_TALK)],
     "key": [*FIELDS, "opposite_of", "no_opposite"],  # answer._comparison_rows, answer.opposite
     "closest.field": list(SENTENCE_FIELDS),  # card.advice_line: the field a sentence comes from
+    "LINES[kind]": list(near_miss.LINES.values()),  # near_miss.near_miss: what is missing
+    "said": ["near_miss_plain", *ticket.PLAIN_LINES.values()],  # ticket: a near miss's first line
 }
 
 

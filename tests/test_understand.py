@@ -26,6 +26,7 @@ QUESTIONS = {
     "is a GPU required for training?": "faq",
     "my model does badly even on the training data, what should I do": "remedy",
     "what is attention": "near miss",
+    "benchmark questions ended up in the pretraining data so the scores look inflated": "unsure",
     "how do I bake bread": "declined",
     "?!? ...": "declined",
 }

@@ -45,7 +45,7 @@ Vote = Literal["like", "dislike"]
 #: (what was answered is not known).
 Kind = AnswerKind | Literal["imported"]
 #: Kinds where the glossary had no entry for what was asked: what maintainers may want to add.
-UNANSWERED: frozenset[str] = frozenset({"declined", "near miss"})
+UNANSWERED: frozenset[str] = frozenset({"declined", "near miss", "unsure"})
 #: Where a question came from.
 Channel = Literal["chat", "api", "cli", "import"]
 

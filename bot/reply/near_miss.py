@@ -1,8 +1,10 @@
-"""A near miss: the glossary has no entry for what was asked, and says so, offering the closest ones."""
+"""A near miss: the glossary has no entry for what was asked, and says so, offering the closest ones;
+or the ranking is too unsure of its first entry to show it as the answer, and says that instead."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from bot.markdown import escape_md
 from bot.reply.answer import Answer, cited_answer
@@ -13,6 +15,9 @@ from bot.search.retrieval import Hit
 from bot.understand.text import Lang, side
 from glossary import Glossary
 
+#: The message that says what is missing, by kind of reply.
+LINES = {"near miss": "near_miss", "unsure": "near_miss_unsure"}
+
 
 def near_miss(
     topic: str,
@@ -21,9 +26,11 @@ def near_miss(
     glossary: Glossary,
     confidence: float,
     notice: str | None = None,
+    kind: Literal["near miss", "unsure"] = "near miss",
 ) -> Answer:
-    """ "The glossary has no entry for *topic*; the closest entries are ...": the entries are offered
-    as what they are, not as a definition of what was asked."""
+    """ "The glossary has no entry for *topic*; the closest entries are ..." (or, ``unsure``, "not
+    sure which entry answers *topic*"): the entries are offered as what they are, not as a
+    definition of what was asked."""
     first = side(lang)
     shown = [h.entry for h in hits[:DECLINE_SUGGESTIONS]]
     text = "\n\n".join(
@@ -31,7 +38,7 @@ def near_miss(
             # a percentage would read as the confidence in an answer to what was asked; it is the
             # confidence that the first entry is the nearest, which a near miss already says
             label_line("closest", None, first),
-            t("near_miss", first, topic=escape_md(topic)),
+            t(LINES[kind], first, topic=escape_md(topic)),
             closest_list(shown, lang, glossary),
         ]
     )
@@ -43,14 +50,23 @@ def near_miss(
         suggest(shown, hits[len(shown) :], glossary),
         notice,
         confidence=confidence,
-        kind="near miss",
+        kind=kind,
     )
     return answer.model_copy(update={"label": "closest"})  # whatever the confidence: the entry was not asked
 
 
 def reply(ctx: Context) -> Answer:
     """The asked topic (the question without its scaffolding) and the closest entries."""
+    return _reply(ctx, "near miss")
+
+
+def reply_unsure(ctx: Context) -> Answer:
+    """The closest entries to a question the ranking is too unsure of, without saying none is it."""
+    return _reply(ctx, "unsure")
+
+
+def _reply(ctx: Context, kind: Literal["near miss", "unsure"]) -> Answer:
     found = ctx.evidence.found
     return near_miss(
-        ctx.query.reading.asked, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice
+        ctx.query.reading.asked, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice, kind
     )

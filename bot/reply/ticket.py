@@ -28,6 +28,8 @@ from glossary import Glossary, GlossaryEntry, Source
 _EMPHASIS = regex.compile(r"(?<!\\)[*_]{1,2}")
 #: Kinds whose first cited entry is the answer, shown as its card.
 _CARD_KINDS = frozenset({"answer", "opposite", "follow-up"})
+#: The line above the entries a near miss offers, by what it says of them.
+PLAIN_LINES = {"near miss": "near_miss_plain", "unsure": "near_miss_unsure_plain"}
 
 
 class Ticket(BaseModel):
@@ -90,8 +92,9 @@ def _lead(answer: Answer, entries: Sequence[GlossaryEntry], glossary: Glossary, 
         if how_to and usage:
             lines.append(f"{t('usage', lang)}: {usage}")
         return lines
-    if entries:  # a comparison or a near miss: each entry with its first sentence
-        head = [] if answer.kind == "comparison" else [_unmark(t("near_miss_plain", lang))]
+    if entries:  # a comparison or a near miss (sure or not): each entry with its first sentence
+        said = PLAIN_LINES.get(answer.kind, "near_miss_plain")
+        head = [] if answer.kind == "comparison" else [_unmark(t(said, lang))]
         return head + [f"- {_name(e, lang)}: {_summary(e, lang)}" for e in entries]
     if answer.kind == "declined":
         names = ", ".join(term(h.entry, lang) for h in answer.hits)
