@@ -117,6 +117,7 @@ def test_a_near_miss_says_whether_the_entry_is_missing_or_the_ranking_unsure(glo
         "attention", _hits(glossary, "flash-attention", "epoch"), "en", glossary, 0.3, kind=kind
     )
     assert answer.kind == kind and said in answer.text
+    assert ("not exactly what you asked" in answer.text) is (kind == "near miss")
     plain = ticket.build(answer, "what is attention", glossary, BASE, how_to=False).plain
     assert plain.splitlines()[0] == line and plain.splitlines()[1].startswith("- FlashAttention")
 

@@ -33,15 +33,12 @@ def near_miss(
     definition of what was asked."""
     first = side(lang)
     shown = [h.entry for h in hits[:DECLINE_SUGGESTIONS]]
-    text = "\n\n".join(
-        [
-            # a percentage would read as the confidence in an answer to what was asked; it is the
-            # confidence that the first entry is the nearest, which a near miss already says
-            label_line("closest", None, first),
-            t(LINES[kind], first, topic=escape_md(topic)),
-            closest_list(shown, lang, glossary),
-        ]
-    )
+    # a percentage would read as the confidence in an answer to what was asked; it is the confidence
+    # that the first entry is the nearest, which a near miss already says. "Not exactly what you
+    # asked" is what a near miss knows and an unsure reply does not: its line says so instead.
+    label = label_line("closest", None, first) if kind == "near miss" else ""
+    said = [label, t(LINES[kind], first, topic=escape_md(topic)), closest_list(shown, lang, glossary)]
+    text = "\n\n".join(part for part in said if part)
     answer = cited_answer(
         text,
         shown,
