@@ -43,9 +43,9 @@ from bot.search.remedies import MAX_REMEDIES, closest_per_entry
 from glossary.files import atomic_write
 
 DATA = Path(__file__).parent / "data" / "advice.jsonl"
-#: Replies that give no advice: a decline, and a near miss, which says the glossary has no entry for
-#: what was asked and lists the closest ones (an in-scope question that describes an entry may still
-#: find it there, but it is no answer to "what to do").
+#: Replies that give no advice: a decline, and a near miss or an unsure reply, which list the
+#: closest entries (an in-scope question that describes an entry may still find it there, but it is
+#: no answer to "what to do").
 NOT_ANSWERED = frozenset({"declined", "near miss", "unsure", "small talk", "no context"})
 #: The cut-offs swept: e5 cosines of a question against any sentence lie in this band.
 SWEEP = tuple(round(float(c), 3) for c in np.arange(0.80, 0.9501, 0.005))

@@ -33,8 +33,8 @@ class EvalError(ValueError):
 
 
 #: Replies that give an entry as the answer. The rest offer the closest entries (a near miss, or
-#: "unsure") or decline. What the asker sees is decided by
-#: the reply's router, which reads the name asked as well as the retrieval's decision.
+#: "unsure") or decline. The reply's router decides which, reading the name asked as well as the
+#: retrieval's decision: what the asker sees.
 ANSWERING_KINDS = frozenset({"answer", "comparison", "faq", "remedy", "opposite"})
 
 
@@ -68,7 +68,7 @@ class Outcome(BaseModel):
 
     @property
     def presented(self) -> bool:
-        """The reply gave an entry as the answer (not a near miss's "no entry for ..." or a decline)."""
+        """The reply gave an entry as the answer (not the closest offered, nor a decline)."""
         return self.kind in ANSWERING_KINDS
 
     @property

@@ -44,7 +44,8 @@ Vote = Literal["like", "dislike"]
 #: What an answer was (``bot.answer.AnswerKind``), or a vote imported from the old feedback file
 #: (what was answered is not known).
 Kind = AnswerKind | Literal["imported"]
-#: Kinds where the glossary had no entry for what was asked: what maintainers may want to add.
+#: Kinds that gave no entry as the answer (none fits, or none surely): what maintainers may want to
+#: add, or to word the way askers do.
 UNANSWERED: frozenset[str] = frozenset({"declined", "near miss", "unsure"})
 #: Where a question came from.
 Channel = Literal["chat", "api", "cli", "import"]

@@ -49,7 +49,7 @@ def near_miss(
         confidence=confidence,
         kind=kind,
     )
-    return answer.model_copy(update={"label": "closest"})  # whatever the confidence: the entry was not asked
+    return answer.model_copy(update={"label": "closest"})  # whatever the confidence: offered, not answered
 
 
 def reply(ctx: Context) -> Answer:

@@ -105,7 +105,7 @@ def _not_the_first_entry(query: Query, found: Retrieval) -> Kind | None:
     for" is not a name, but PEFT is what it asks); the part-of-a-name check does not, since the
     confidence is high exactly there ("what is attention": FlashAttention at 0.99 on the bundled
     glossary). Too unsure is not "no entry": below ``NEAR_MISS_CONFIDENCE`` the first entry was
-    still right for 32 of 52 dev questions (its comment), so the reply offers it without a verdict."""
+    still right for 32 of 52 dev questions (see its comment): the reply offers it without a verdict."""
     first = found.hits[0].entry
     if found.abstained:
         return Kind.DECLINE
