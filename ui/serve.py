@@ -189,7 +189,6 @@ def _report_fatal_signals() -> None:
 def _add_sentences_later(bot: GlossaryBot) -> threading.Thread:
     """The sentence index, built while the app serves: advice looks in whole fields until it is in,
     and a failure costs only that (``GlossaryBot.add_sentences`` logs it), never the answers."""
-
     thread = threading.Thread(target=bot.add_sentences, name="sentences", daemon=True)
     thread.start()
     return thread

@@ -15,8 +15,10 @@ from bot.search.retrieval import Hit
 from bot.understand.text import Lang, side
 from glossary import Glossary
 
+#: The two kinds of reply this module writes: no entry for what was asked, or too unsure to say.
+Miss = Literal["near miss", "unsure"]
 #: The message that says what is missing, by kind of reply.
-LINES = {"near miss": "near_miss", "unsure": "near_miss_unsure"}
+LINES: dict[Miss, str] = {"near miss": "near_miss", "unsure": "near_miss_unsure"}
 
 
 def near_miss(
@@ -26,7 +28,7 @@ def near_miss(
     glossary: Glossary,
     confidence: float,
     notice: str | None = None,
-    kind: Literal["near miss", "unsure"] = "near miss",
+    kind: Miss = "near miss",
 ) -> Answer:
     """ "The glossary has no entry for *topic*; the closest entries are ..." (or, ``unsure``, "not
     sure which entry answers *topic*"): the entries are offered as what they are, not as a
@@ -62,7 +64,7 @@ def reply_unsure(ctx: Context) -> Answer:
     return _reply(ctx, "unsure")
 
 
-def _reply(ctx: Context, kind: Literal["near miss", "unsure"]) -> Answer:
+def _reply(ctx: Context, kind: Miss) -> Answer:
     found = ctx.evidence.found
     return near_miss(
         ctx.query.reading.asked, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice, kind
