@@ -11,9 +11,10 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -282,3 +283,21 @@ def test_a_statement_to_a_backend_that_stops_mid_transaction_is_cut_off(postgres
     assert waited < 1.0 + PATIENCE_S / 10, waited  # about the timeout, not for ever
     store.record_answer(ASKED)  # the next transaction opens a fresh connection and works
     assert len(store.answers_between(None, None)) == before + 1
+
+
+def test_a_commit_to_a_backend_that_stops_before_it_is_cut_off_too(postgres_url):
+    """The deadline covers the COMMIT, not only the statements: a server frozen after the last
+    statement held the writer until it woke (a CI run saw the writer stuck 30 s, the answers queued).
+    Here the backend wakes after ``PATIENCE_S``; a commit that waited for it would succeed, late."""
+    store = Store.open(postgres_url, timeout_s=1.0)
+    start = time.monotonic()
+    with ExitStack() as wake, pytest.raises(StoreError), store._write() as conn:
+        backend = psutil.Process(conn.execute(select(func.pg_backend_pid())).scalar_one())
+        backend.suspend()
+        wake.callback(backend.resume)
+        waking = threading.Timer(PATIENCE_S, backend.resume)
+        waking.start()
+        wake.callback(waking.cancel)
+        start = time.monotonic()
+    waited = time.monotonic() - start
+    assert waited < 1.0 + PATIENCE_S / 10, waited  # about the timeout, not until the server woke

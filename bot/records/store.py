@@ -220,9 +220,13 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
-        """One transaction; database errors become a :class:`StoreError` naming the database."""
+        """One transaction; database errors become a :class:`StoreError` naming the database.
+
+        The deadline is armed before the transaction begins and disarmed after it ends, so it covers
+        the COMMIT too: a server frozen between the last statement and the commit otherwise held the
+        writer until the server woke (a CI run saw the writer stuck for 30 s)."""
         try:
-            with self.engine.begin() as conn, _deadline(conn, self.timeout_s):
+            with self.engine.connect() as conn, _deadline(conn, self.timeout_s), conn.begin():
                 yield conn
         except UnknownAnswer:
             raise
