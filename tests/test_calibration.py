@@ -144,14 +144,16 @@ def test_the_confidence_is_rescaled_to_the_borrowed_questions():
 def test_a_sure_confidence_answers_whatever_the_in_scope_model_says(retriever):
     fitted = calibration.fit(retriever)
     ranking = retriever.rank("what is dropout")
-    width = len(calibration.FEATURES)
+    in_scope, confidence = len(calibration.IN_SCOPE_FEATURES), len(calibration.CONFIDENCE_FEATURES)
 
     def constant(p: float, n: int) -> calibration.Logistic:
         logit = float(np.log(p / (1 - p)))
         return calibration.Logistic(mean=[0.0] * n, scale=[1.0] * n, coef=[0.0] * n, intercept=logit)
 
-    unsure = fitted.model_copy(update={"in_scope": constant(0.1, width - 1), "correct": constant(0.9, width)})
-    sure = unsure.model_copy(update={"correct": constant(calibration.SURE + 0.01, width)})
+    unsure = fitted.model_copy(
+        update={"in_scope": constant(0.1, in_scope), "correct": constant(0.9, confidence)}
+    )
+    sure = unsure.model_copy(update={"correct": constant(calibration.SURE + 0.01, confidence)})
     assert not unsure.judge(ranking, 0.5).answers and sure.judge(ranking, 0.5).answers
     assert unsure.judge(ranking, 0.1 - 1e-6).answers
     assert unsure.judge(ranking, 0.5).confidence == pytest.approx(0.9)
@@ -352,3 +354,13 @@ def test_the_borrowed_questions_are_what_asking_the_bundled_glossary_gives(setti
     # the CPU's share (tests/shipped_fits.py) may move a near tie between two entries
     assert np.mean(np.array(made.right) != np.array(kept.right)) <= ROW_FLIPS
     assert np.median(np.abs(np.array(made.z) - np.array(kept.z))) <= FIT_TOLERANCE
+
+
+def test_the_confidence_reads_every_feature_but_the_name_cover(retriever):
+    """The fused score already carries the name match; as a feature of its own it took a negative
+    weight in the confidence, so naming an entry lowered it. The decision still reads it."""
+    fitted = calibration.fit(retriever)
+    names = calibration.FEATURE_NAMES
+    assert "name_cover" not in names["correct"] and "name_cover" in names["in_scope"]
+    assert len(fitted.correct.coef) == len(names["correct"]) == len(calibration.FEATURES) - 1
+    assert len(fitted.in_scope.coef) == len(names["in_scope"])
