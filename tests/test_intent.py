@@ -86,6 +86,27 @@ def test_a_bare_term_names_another_term_only_when_no_spelling_of_its_words_is_in
     assert names_other_term(question, _entry("x", term)) is expected
 
 
+def _hindi_only_entry(entry_id: str, term: str) -> GlossaryEntry:
+    """An entry of a Hindi-only file: its names are in Devanagari alone."""
+    data = user_entry(entry_id, term=term, term_en=None, term_hi=term, definition_en=None)
+    return GlossaryEntry.model_validate(data)
+
+
+@pytest.mark.parametrize(
+    ("question", "term", "expected"),
+    [
+        # romanized "modal parelijm": the sound comparison misses, so the words cannot tell
+        ("what is model parallelism", "मॉडल पैरेललिज़्म", False),
+        ("what is a load balancer", "मॉडल पैरेललिज़्म", False),  # nor here: the confidence decides
+        ("बैच नॉर्मलाइज़ेशन क्या है", "बैच", True),  # the same script: the words can tell
+    ],
+)
+def test_words_in_a_script_none_of_the_names_use_do_not_say_no_entry(
+    question: str, term: str, expected: bool
+) -> None:
+    assert names_other_term(question, _hindi_only_entry("x", term)) is expected
+
+
 @pytest.mark.model
 def test_a_sure_ranking_is_answered_whatever_words_ride_along_with_the_name(bot) -> None:
     """ "PEFT stand" is not a name, but the ranking is sure of PEFT: a card, not "no entry for it";

@@ -91,10 +91,10 @@ REACHED_DECISION = {
 REACHED_SHOWN = {
     "bundled": (0.848, 0.067),
     "bundled-no-extras": (0.812, 0.0),
-    "bundled-en": (0.685, 0.0),
-    "bundled-hi": (0.424, 0.0),
+    "bundled-en": (0.709, 0.0),
+    "bundled-hi": (0.467, 0.0),
     "cncf-hi": (0.739, 0.0),
-    "cncf-hi-en": (0.636, 0.0),
+    "cncf-hi-en": (0.648, 0.0),
 }
 
 

@@ -213,7 +213,7 @@ class LexicalIndex:
         return len(skeleton) >= MIN_SKELETON and skeleton in self._sounds
 
     def _in_own_script(self, word: str) -> bool:
-        return _script(word) in self.scripts
+        return script_of(word) in self.scripts
 
     def bm25(self, words: Sequence[str]) -> np.ndarray:
         if not words:
@@ -250,7 +250,8 @@ def _consonants(word: str) -> str:
     return fold(_VOWELS.sub("", word))
 
 
-def _script(word: str) -> str:
+def script_of(word: str) -> str:
+    """ "devanagari" for a word with a Devanagari letter, else "latin"."""
     return "devanagari" if _DEVANAGARI_WORD.search(word) else "latin"
 
 

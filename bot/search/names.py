@@ -16,7 +16,7 @@ from functools import lru_cache
 import regex
 from rapidfuzz import fuzz
 
-from bot.search.lexical import entry_names, romanized
+from bot.search.lexical import entry_names, romanized, script_of
 from bot.understand.cues import OPPOSITE_WORDS
 from bot.understand.query import Reading, reading_of
 from bot.understand.text import content_tokens, normalise, tokens
@@ -72,11 +72,21 @@ NAME_WORD_MATCH = 80
 
 def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     """A bare-term question whose words are not all in ``entry``'s names: "what is a transformer"
-    answered with Adapters asks for a term the glossary does not have, whatever the ranking says."""
+    answered with Adapters asks for a term the glossary does not have, whatever the ranking says.
+
+    Only when the words share a script with one of the names: across scripts they are compared by
+    romanized sound, which misses names a one-language glossary has (a Hindi-only file's "मॉडल
+    पैरेललिज़्म" romanizes to "modal parelijm", not "model parallelism"), and "no entry for model
+    parallelism" above that very entry is wrong. The confidence decides then."""
     words = reading_of(question).topic_words
-    if not 0 < len(words) <= BARE_TERM_WORDS:
+    if not 0 < len(words) <= BARE_TERM_WORDS or not _shares_a_script(words, entry):
         return False
     return not _all_in_names(words, entry)
+
+
+def _shares_a_script(words: Sequence[str], entry: GlossaryEntry) -> bool:
+    asked = {script_of(w) for w in words}
+    return any(script_of(word) in asked for name in entry_names(entry) for word in name.split())
 
 
 def is_only_name(text: Reading | str, entry: GlossaryEntry) -> bool:
