@@ -36,10 +36,11 @@ AnswerKind = Literal[
     "small talk",
     "no context",
 ]
-#: Confidence below which an answer is a near miss ("no entry for X; the closest are ..."): a card
-#: is shown when its first entry is more likely right than wrong. On both dev sets together (bundled
-#: and cncf-hi), 195 of the 203 answered first entries at or above it are right (96 %) and 32 of 52
-#: below it, which the near miss still lists first; at 0.4, 209 of 221 and 18 of 34; at 0.3, 216 of
+#: Confidence below which the closest entries are offered rather than an answer ("not sure which
+#: entry answers X; the closest are ..."): a card is shown when its first entry is more likely right
+#: than wrong. When it was chosen (calibration version 9), on both dev sets together (bundled and
+#: cncf-hi), 195 of the 203 answered first entries at or above it were right (96 %) and 32 of 52
+#: below it, which the offer still lists first; at 0.4, 209 of 221 and 18 of 34; at 0.3, 216 of
 #: 234 (92 %) and 11 of 21.
 NEAR_MISS_CONFIDENCE = 0.5
 

@@ -293,18 +293,12 @@ def _confidence(
     readings = [done.readings[i] for i in reworded]
     verbatim = ask(retriever, [whole], again, readings, done.vectors[reworded])
     xv, _, right_v = labelled(verbatim, done.options)
-    rows, labels = [z, scale.apply(xv)], [right, right_v]
-    if borrowed.z:
-        rows.append(np.asarray(borrowed.z))
-        labels.append(np.asarray(borrowed.right))
-    picked = np.vstack(rows)[:, CONFIDENCE_FEATURES]
-    fitted = Logistic.fit_standardised(
-        picked, np.concatenate(labels).astype(int), scale.of_columns(CONFIDENCE_FEATURES)
-    )
-    if not borrowed.z:
-        return fitted
-    borrowed_picked = np.asarray(borrowed.z)[:, CONFIDENCE_FEATURES].tolist()
-    return _rescaled(fitted, borrowed.model_copy(update={"z": borrowed_picked}))
+    # the borrowed rows carry every feature (they are shipped once for both models): the confidence's own
+    lent = np.asarray(borrowed.z, dtype=np.float64).reshape(-1, len(FEATURES))[:, CONFIDENCE_FEATURES]
+    rows = np.vstack([np.vstack([z, scale.apply(xv)])[:, CONFIDENCE_FEATURES], lent])
+    labels = np.concatenate([right, right_v, np.asarray(borrowed.right, dtype=bool)]).astype(int)
+    fitted = Logistic.fit_standardised(rows, labels, scale.of_columns(CONFIDENCE_FEATURES))
+    return _rescaled(fitted, borrowed.model_copy(update={"z": lent.tolist()}))
 
 
 def _rescaled(model: Logistic, borrowed: transfer.Borrowed) -> Logistic:
