@@ -104,16 +104,15 @@ def test_a_one_language_glossary_is_also_asked_in_the_language_it_lacks(view, as
     assert asked not in both
 
 
-def test_borrowed_questions_teach_the_confidence_not_the_decision(retriever, monkeypatch):
+def test_borrowed_questions_teach_the_confidence_not_the_decision(retriever):
     """Rows borrowed for the glossary's languages join the confidence model's data; whether to answer
     is fitted on the glossary's own pseudo-questions alone (pooled, it declined fewer out-of-scope
-    questions on the dev sets)."""
+    questions on the dev sets). Rows given to ``fit`` replace those (``benchmarks.lovo``)."""
     alone = calibration.fit(retriever)
     rows = calibration.transfer.Borrowed(
         z=[[3.0] * len(calibration.FEATURES)] * 40, inside=[True] * 40, right=[False] * 40
     )
-    monkeypatch.setattr(calibration.transfer, "borrowed", lambda languages, version, features: rows)
-    pooled = calibration.fit(retriever)
+    pooled = calibration.fit(retriever, borrowed=rows)
     assert pooled.in_scope == alone.in_scope and pooled.threshold == alone.threshold
     assert pooled.correct != alone.correct and pooled.questions["borrowed"] == 40
     high = np.asarray(pooled.correct.mean) + 3 * np.asarray(pooled.correct.scale)
@@ -169,6 +168,20 @@ def test_the_shipped_borrowed_questions_are_for_this_calibration():
         assert len(rows.z) == len(rows.inside) == len(rows.right) > 0
         assert all(len(z) == len(calibration.FEATURES) for z in rows.z)
         assert any(rows.inside) and not all(rows.inside), "held-out entries' questions are out of scope"
+
+
+def test_a_view_left_out_gets_every_other_views_rows_and_none_of_its_own():
+    """Judging a view of the project's glossary without the rows made from it (``benchmarks.lovo``)."""
+    shipped = calibration.transfer.shipped()
+    assert shipped is not None
+    left = calibration.transfer.left_out(("en",), calibration.VERSION, calibration.FEATURES)
+    others = [shipped.by_languages[k] for k in ("en+hi", "hi")]
+    assert left.z == [z for rows in others for z in rows.z]
+    assert left.right == [r for rows in others for r in rows.right]
+    assert left.inside == [i for rows in others for i in rows.inside]
+    assert calibration.transfer.left_out(("en",), calibration.VERSION - 1, calibration.FEATURES) == (
+        calibration.transfer.Borrowed()
+    ), "rows of another calibration version are never used"
 
 
 def test_features_never_read_the_paraphrase_channel(retriever):

@@ -166,3 +166,24 @@ def test_the_readme_shows_each_views_recorded_figures(view):
     row = f"| {view} | " + " | ".join(cells) + " |"
     assert row in README, f"README lacks the row of {view!r} in benchmarks/VIEWS.json: {row}"
     assert f"`{VIEWS['command']}`" in README
+
+
+LOVO = json.loads((REPO / "benchmarks" / "LOVO.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("view", list(LOVO["runs"]))
+def test_the_readme_shows_each_view_judged_without_the_rows_made_from_it(view):
+    from benchmarks.lovo import table
+
+    row = next(line for line in table(LOVO["runs"]).splitlines() if line.startswith(f"| {view} |"))
+    assert row in README, f"README lacks the row of {view!r} in benchmarks/LOVO.json: {row}"
+    assert f"`{LOVO['command']}`" in README
+
+
+@pytest.mark.parametrize("view", list(LOVO["runs"]))
+def test_a_view_fitted_with_its_own_rows_is_the_view_make_eval_served(view):
+    """The left-out figures are compared with what the view serves: the refit with the rows for its
+    languages must be that (the same make eval run writes both files)."""
+    own, served = LOVO["runs"][view]["own"], VIEWS["runs"][view]
+    for key in ("recall_at_1", "out_declined", "in_declined", "answered_right", "ece", "shown_right"):
+        assert f"{own[key]:.3f}" == f"{served[key]:.3f}", key

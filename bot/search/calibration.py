@@ -241,12 +241,16 @@ def question(retriever: Retriever, progress: bool = False) -> Questioned:
     return Questioned(views, questions, readings, vectors, asked, _best_options(retriever.options, asked))
 
 
-def fit(retriever: Retriever, progress: bool = False) -> Calibration:
+def fit(
+    retriever: Retriever, progress: bool = False, borrowed: transfer.Borrowed | None = None
+) -> Calibration:
     """Fit weights, decision and confidence for ``retriever``'s glossary (encodes the pseudo-questions).
 
     Features are standardised by the glossary's own pseudo-questions, so that the rows borrowed from
     the project's glossary (``bot.search.transfer``: real questions asked of a view in the same
     languages, standardised by that view's own pseudo-questions) say the same thing in its terms.
+    ``borrowed``: other rows than those for the glossary's languages (judging a view of the
+    project's glossary without the rows made from it: ``benchmarks.lovo``).
     """
     entries = retriever.entries
     if len(entries) < MIN_ENTRIES_TO_FIT:
@@ -257,7 +261,8 @@ def fit(retriever: Retriever, progress: bool = False) -> Calibration:
     x_in = x[:, IN_SCOPE_FEATURES]
     scale_in = scale.of_columns(IN_SCOPE_FEATURES)
     in_scope = Logistic.fit_standardised(scale_in.apply(x_in), inside.astype(int), scale_in)
-    borrowed = transfer.borrowed(languages_of(entries), VERSION, FEATURES)
+    if borrowed is None:
+        borrowed = transfer.borrowed(languages_of(entries), VERSION, FEATURES)
     p_in = np.array([in_scope.probability(row) for row in x_in])
     threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
     kinds: dict[str, int] = {}

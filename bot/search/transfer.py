@@ -67,7 +67,26 @@ def shipped() -> BorrowedSet | None:
 def borrowed(languages: Sequence[str], version: int, features: Sequence[str]) -> Borrowed:
     """The rows borrowed for a glossary in ``languages``; none when the shipped ones are of another
     calibration version or feature list (``make borrowed-questions`` remakes them)."""
+    found = _current(version, features)
+    return Borrowed() if found is None else found.by_languages.get(key(languages), Borrowed())
+
+
+def left_out(languages: Sequence[str], version: int, features: Sequence[str]) -> Borrowed:
+    """Every view's rows but those made from the view in ``languages``, pooled: what a view of the
+    project's glossary is judged with when the rows made from it are left out (``benchmarks.lovo``)."""
+    found = _current(version, features)
+    if found is None:
+        return Borrowed()
+    kept = [rows for name, rows in found.by_languages.items() if name != key(languages)]
+    return Borrowed(
+        z=[z for rows in kept for z in rows.z],
+        inside=[i for rows in kept for i in rows.inside],
+        right=[r for rows in kept for r in rows.right],
+    )
+
+
+def _current(version: int, features: Sequence[str]) -> BorrowedSet | None:
     found = shipped()
     if found is None or found.version != version or found.features != tuple(features):
-        return Borrowed()
-    return found.by_languages.get(key(languages), Borrowed())
+        return None
+    return found

@@ -1,0 +1,130 @@
+"""``python -m benchmarks.lovo [--views DIR] [--out benchmarks/LOVO.json]``: each dev view judged with
+the borrowed questions made from it left out.
+
+A glossary's confidence learns from real questions the project owns, asked of a view of its own
+glossary in the same languages (``bot.search.transfer``). The bundled glossary's dev views are that
+glossary, so the rows they borrow were made from the very view being judged: its entries, its
+paraphrases. A user's glossary never gets rows made from it. Each view is fitted twice in one run,
+by the same code: with the rows for its languages (what it serves), and with the rows of every
+other view pooled (``transfer.left_out``). The difference is what judging in-sample flatters. CNCF
+and its English-only view are not among the views the rows were made from, so nothing is left out
+for them: their two fits are the same, and they are the out-of-sample judge either way. The other
+views still share the bundled glossary's entries, so this leaves one view out, not one glossary.
+
+``--views``: the folder ``make eval`` writes the one-language views into (``.cache/eval/views``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from bot import evaluation
+from bot.core import GlossaryBot
+from bot.search import calibration, transfer
+from bot.settings import Settings
+from glossary import languages_of
+from glossary.files import atomic_write
+
+DEV = Path("../shared/eval/dev.jsonl")
+CNCF = Path("../shared/eval/foreign/cncf-hi")
+#: The headline figures each fit is judged by (``evaluation.summary_row``'s keys); R@1 is the same
+#: for both fits, since the borrowed rows reach only the confidence.
+FIGURES = ("recall_at_1", "out_declined", "in_declined", "answered_right", "ece", "shown_right", "out_shown")
+
+
+def views(folder: Path) -> dict[str, tuple[Settings, Path, bool]]:
+    """Each dev view: its settings, its questions, and whether the borrowed rows were made from it."""
+
+    def written(name: str, made_from_it: bool) -> tuple[Settings, Path, bool]:
+        return (
+            Settings(glossary_paths=[folder / name / "glossary.yaml"]),
+            folder / name / "queries.jsonl",
+            made_from_it,
+        )
+
+    return {
+        "bundled": (Settings(), DEV, True),
+        "bundled-no-extras": (Settings(project_extras=False), DEV, True),
+        "bundled-en": written("bundled-en", True),
+        "bundled-hi": written("bundled-hi", True),
+        "cncf-hi": (Settings(glossary_paths=[CNCF / "glossary.yaml"]), CNCF / "queries.jsonl", False),
+        "cncf-hi-en": written("cncf-hi-en", False),
+    }
+
+
+def judged(
+    bot: GlossaryBot, rows: transfer.Borrowed, items: list[evaluation.EvalItem]
+) -> dict[str, float | None]:
+    """``bot`` refitted with the borrowed ``rows``, and its headline figures on ``items``."""
+    fitted = calibration.fit(bot.retriever, borrowed=rows)
+    refitted = GlossaryBot(
+        bot.glossary,
+        bot.retriever.with_options(fitted.options),
+        fitted,
+        bot.settings,
+        sentences=bot.sentences,
+    )
+    outcomes = evaluation.with_labels(evaluation.run(items, evaluation.retrieve_with(refitted)), refitted)
+    row = evaluation.summary_row(evaluation.grouped(outcomes))
+    return {key: row[key] for key in FIGURES}
+
+
+def measure(settings: Settings, questions: Path, made_from_it: bool) -> dict[str, object]:
+    bot = GlossaryBot.load(settings)
+    items = evaluation.load_items(questions)
+    languages = languages_of(list(bot.glossary.entries))
+    own = transfer.borrowed(languages, calibration.VERSION, calibration.FEATURES)
+    left = transfer.left_out(languages, calibration.VERSION, calibration.FEATURES) if made_from_it else own
+    served = judged(bot, own, items)
+    return {
+        "made_from_it": made_from_it,
+        "rows": {"own": len(own.right), "left_out": len(left.right)},
+        "own": served,
+        "left_out": judged(bot, left, items) if made_from_it else served,
+    }
+
+
+def table(runs: dict[str, dict]) -> str:
+    head = "| view | rows own / left out | ECE | OOS↓ | IN↓ | A&R | shown✓ |"
+    lines = [head, "|---|---|---|---|---|---|---|"]
+    for name, run in runs.items():
+        own, left = run["own"], run["left_out"]
+        cells = [
+            f"{own[k]:.3f} → {left[k]:.3f}"
+            for k in ("ece", "out_declined", "in_declined", "answered_right", "shown_right")
+        ]
+        lines.append(
+            f"| {name} | {run['rows']['own']} / {run['rows']['left_out']} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--views", type=Path, default=Path(".cache/eval/views"), help="make eval's views folder"
+    )
+    parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
+    args = parser.parse_args()
+    runs = {name: measure(*view) for name, view in views(args.views).items()}
+    print(table(runs))
+    if args.out is not None:
+        result = {
+            "command": " ".join(["python -m benchmarks.lovo", *sys.argv[1:]]),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "load_average_1m": round(os.getloadavg()[0], 2),
+            "runs": runs,
+        }
+        atomic_write(args.out, (json.dumps(result, indent=1, ensure_ascii=False) + "\n").encode())
+
+
+if __name__ == "__main__":
+    main()
