@@ -82,18 +82,20 @@ test: install-test browser postgres
 
 # Both dev sets with ablations: the bundled glossary (with and without its project-written paraphrases
 # and aliases), its English-only and Hindi-only views, and the foreign CNCF glossary loaded as it is
-# and as its English-only view (glossary/views.py; every question kept: asking in the language a view
+# and as its English-only and Hindi-only views (glossary/views.py; every question kept: asking in the language a view
 # lacks is what it measures). One summary table at the end, recorded in benchmarks/VIEWS.json.
 EVAL_DIR := ../shared/eval
 FOREIGN := $(EVAL_DIR)/foreign/cncf-hi
 EVAL_OUT := .cache/eval
 VIEWS_DIR := $(EVAL_OUT)/views
-EVAL_RUNS := bundled bundled-no-extras bundled-en bundled-hi cncf-hi cncf-hi-en
+EVAL_RUNS := bundled bundled-no-extras bundled-en bundled-hi cncf-hi cncf-hi-en cncf-hi-hi
 eval: install
 	mkdir -p $(EVAL_OUT)
 	$(BIN)/glossary-bot --no-extras view en --out $(VIEWS_DIR)/bundled-en --questions $(EVAL_DIR)/dev.jsonl
 	$(BIN)/glossary-bot --no-extras view hi --out $(VIEWS_DIR)/bundled-hi --questions $(EVAL_DIR)/dev.jsonl
 	$(BIN)/glossary-bot --glossary $(FOREIGN)/glossary.yaml view en --out $(VIEWS_DIR)/cncf-hi-en \
+		--questions $(FOREIGN)/queries.jsonl
+	$(BIN)/glossary-bot --glossary $(FOREIGN)/glossary.yaml view hi --out $(VIEWS_DIR)/cncf-hi-hi \
 		--questions $(FOREIGN)/queries.jsonl
 	$(BIN)/glossary-bot eval $(EVAL_DIR)/dev.jsonl --compare --save $(EVAL_OUT)/bundled.json
 	$(BIN)/glossary-bot --no-extras eval $(EVAL_DIR)/dev.jsonl --compare --save $(EVAL_OUT)/bundled-no-extras.json
@@ -103,8 +105,10 @@ eval: install
 	done
 	$(BIN)/glossary-bot --glossary $(FOREIGN)/glossary.yaml eval $(FOREIGN)/queries.jsonl --compare \
 		--save $(EVAL_OUT)/cncf-hi.json
-	$(BIN)/glossary-bot --glossary $(VIEWS_DIR)/cncf-hi-en/glossary.yaml eval $(VIEWS_DIR)/cncf-hi-en/queries.jsonl \
-		--save $(EVAL_OUT)/cncf-hi-en.json
+	for v in cncf-hi-en cncf-hi-hi; do \
+		$(BIN)/glossary-bot --glossary $(VIEWS_DIR)/$$v/glossary.yaml eval $(VIEWS_DIR)/$$v/queries.jsonl \
+			--save $(EVAL_OUT)/$$v.json || exit 1; \
+	done
 	$(BIN)/glossary-bot summary $(EVAL_RUNS:%=$(EVAL_OUT)/%.json) --record benchmarks/VIEWS.json \
 		--command "make eval"
 	$(PY) -m benchmarks.lovo --views $(VIEWS_DIR) --out benchmarks/LOVO.json
