@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bot import evaluation
-from bot.search import calibration, pseudo
+from bot.search import calibration, calibration_files, pseudo
 from bot.search.retrieval import Retriever
 from bot.understand.text import tokens
 from glossary import languages_of, load_glossary
@@ -206,25 +206,27 @@ def test_logistic_model_probabilities():
 
 def test_fit_is_saved_and_reused(retriever, tmp_path):
     encoder = retriever.encoder
-    fitted = calibration.load_or_fit(tmp_path, "key", retriever)
+    fitted = calibration_files.load_or_fit(tmp_path, "key", retriever)
     assert 0 <= fitted.threshold <= 1
     for name, grid in calibration.WEIGHT_GRID.items():
         assert getattr(fitted.options, name) in grid
     calls = encoder.calls
-    again = calibration.load_or_fit(tmp_path, "key", retriever)
+    again = calibration_files.load_or_fit(tmp_path, "key", retriever)
     assert again == fitted and encoder.calls == calls  # read back, nothing encoded
 
 
 def test_a_damaged_saved_fit_is_refitted(retriever, tmp_path):
-    artifact = calibration.calibration_artifact(tmp_path, "key", retriever.vectors.manifest.faiss_sha256)
-    calibration.load_or_fit(tmp_path, "key", retriever)
-    (artifact.path / calibration.CALIBRATION_FILE).write_text("{not json")
-    assert calibration.load_or_fit(tmp_path, "key", retriever).version == calibration.VERSION
+    artifact = calibration_files.calibration_artifact(
+        tmp_path, "key", retriever.vectors.manifest.faiss_sha256
+    )
+    calibration_files.load_or_fit(tmp_path, "key", retriever)
+    (artifact.path / calibration_files.CALIBRATION_FILE).write_text("{not json")
+    assert calibration_files.load_or_fit(tmp_path, "key", retriever).version == calibration.VERSION
 
 
 def test_a_fit_for_other_vectors_is_stale(retriever, tmp_path):
-    calibration.load_or_fit(tmp_path, "key", retriever)
-    other = calibration.calibration_artifact(tmp_path, "key", "another-index")
+    calibration_files.load_or_fit(tmp_path, "key", retriever)
+    other = calibration_files.calibration_artifact(tmp_path, "key", "another-index")
     assert not other.is_complete()
 
 
@@ -324,21 +326,21 @@ def _edited(entries, count: int) -> Retriever:
 
 
 def test_a_fit_is_kept_when_few_entries_changed(retriever, entries, tmp_path):
-    fitted = calibration.load_or_fit(tmp_path, "index-a", retriever)
-    few = int(calibration.REFIT_SHARE * len(entries))
+    fitted = calibration_files.load_or_fit(tmp_path, "index-a", retriever)
+    few = int(calibration_files.REFIT_SHARE * len(entries))
     edited = _edited(entries, few)
     calls = edited.encoder.calls
-    kept = calibration.load_or_fit(tmp_path, "index-b", edited)
+    kept = calibration_files.load_or_fit(tmp_path, "index-b", edited)
     assert kept == fitted and edited.encoder.calls == calls, "kept: no pseudo-question encoded"
     # the kept fit is published with the basis it was fitted on, so edits cannot drift past the share
     again = _edited(entries, few + 1)
     calls = again.encoder.calls
-    calibration.load_or_fit(tmp_path, "index-c", again)
+    calibration_files.load_or_fit(tmp_path, "index-c", again)
     assert again.encoder.calls > calls, "more than REFIT_SHARE since the fit: refitted"
 
 
 def test_a_fit_for_another_encoder_or_recipe_is_not_kept():
-    basis = calibration.Basis(encoder_id="a", recipe="r", entries={"x": "1"})
+    basis = calibration_files.Basis(encoder_id="a", recipe="r", entries={"x": "1"})
     assert basis.changed_share(basis) == 0.0
     assert basis.changed_share(basis.model_copy(update={"encoder_id": "b"})) == 1.0
     assert basis.changed_share(basis.model_copy(update={"recipe": "s"})) == 1.0

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from bot.search import prebuilt
-from bot.search.calibration import Calibration, load_or_fit
+from bot.search.calibration import Calibration
+from bot.search.calibration_files import load_or_fit
 from bot.search.entry_words import WORDS_FILE, EntryWords
 from bot.search.faq import FaqIndex
 from bot.search.lexical import kept_words
