@@ -10,7 +10,7 @@ import pytest
 
 from bot.search.calibration import SURE
 from bot.search.faq import FAQ_MATCH, FaqIndex
-from bot.search.names import names_other_term, only_part_of_name
+from bot.search.names import named_entry, names_other_term, only_part_of_name
 from bot.understand.cues import is_how_to
 from glossary import GlossaryEntry
 
@@ -138,3 +138,22 @@ def test_problem_question_lists_the_entries_whose_text_addresses_it(bot) -> None
     ]
     assert any(s.rstrip(".") in reply.text for s in said), reply.text
     assert bot.answer("how do I reset my laptop password").abstained
+
+
+@pytest.mark.parametrize(
+    ("question", "entry_id"),
+    [
+        ("What is dropout in neural networks?", "dropout"),
+        ("define overfitting in simple words", "overfitting"),
+        ("what is the role of dropout in regularization", None),  # a longer head names no entry
+        ("how does dropout work in training", None),  # no definition question: its whole topic
+    ],
+)
+def test_a_definition_question_names_its_topic_without_the_context_it_is_set_in(question, entry_id):
+    """ "What is X in Y": Y says where X is asked about, so X alone is the name asked, and an entry
+    named X is the answer whatever the ranking makes of Y ("What is a service in cloud native terms?"
+    ranked Cloud Native Technology first)."""
+    from glossary import load_glossary
+
+    named = named_entry(question, load_glossary())
+    assert (named.id if named else None) == entry_id

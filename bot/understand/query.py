@@ -20,6 +20,7 @@ from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposit
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
 from bot.understand.text import (
     Lang,
+    asked_name,
     asked_topic,
     content_tokens,
     detect_lang,
@@ -48,7 +49,8 @@ class Reading:
     asked: str
     #: The asked topic's content words: what a bare-term question ("what is X") names.
     topic_words: tuple[str, ...]
-    #: The asked topic casefolded, without the punctuation around it: compared with whole entry names.
+    #: The name asked (:func:`asked_name`) casefolded, without the punctuation around it: compared with
+    #: whole entry names.
     name: str
     #: Hinglish rendered in English ("loss kyu badhta hai" -> "loss increase"); search uses it for
     #: Hinglish text only.
@@ -82,7 +84,7 @@ def read(text: str) -> Reading:
         asked=asked,
         words=tuple(words),
         topic_words=tuple(content_tokens(asked)),
-        name=normalise(asked.strip(_AROUND_NAME)),
+        name=normalise(asked_name(text, asked).strip(_AROUND_NAME)),
         english=to_english(text),
         hinglish_words=tuple(hinglish_words),
         glosses=tuple(gloss(hinglish_words)),

@@ -124,6 +124,24 @@ def asked_topic(text: str) -> str:
     return " ".join(words).strip(_AROUND_TOPIC) or topic
 
 
+#: An English definition question ("what is X", "define X"): if its topic goes on "in Y", Y says where
+#: X is asked about ("what is a service in cloud native terms"), and X alone is the name asked.
+_DEFINITION = regex.compile(r"(?i)^\s*(?:what\s+(?:is|are)|what'?s|define|explain)\b")
+_IN_CONTEXT = regex.compile(r"(?i)\s+in(?:\s+|$)")
+
+
+def asked_name(text: str, asked: str) -> str:
+    """The name ``text`` asks for, from its asked topic (:func:`asked_topic`): the topic without the
+    context a definition question sets it in ("service", not "service in cloud native terms"). Only
+    a question that is wholly an entry's name is answered by name, so a longer head ("the role of
+    dropout") names nothing and changes nothing."""
+    if _DEFINITION.match(text):
+        head = _IN_CONTEXT.split(asked, maxsplit=1)[0].strip(_AROUND_TOPIC)
+        if head:
+            return head
+    return asked
+
+
 def side(lang: Lang) -> Side:
     """Which language goes first: English for English questions, Hindi for Hindi, Hinglish and mixed."""
     return "en" if lang == "en" else "hi"
