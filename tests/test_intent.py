@@ -157,3 +157,24 @@ def test_a_definition_question_names_its_topic_without_the_context_it_is_set_in(
 
     named = named_entry(question, load_glossary())
     assert (named.id if named else None) == entry_id
+
+
+@pytest.mark.parametrize(
+    ("heading", "question", "named"),
+    [
+        ("ऑब्जर्वेबिलिटी (Observability)", "What is observability in cloud native systems?", True),
+        ("ऑब्जर्वेबिलिटी (Observability)", "ऑब्जर्वेबिलिटी क्या है", True),
+        ("Overfitting (ओवरफिटिंग)", "ओवरफिटिंग क्या है", True),
+        ("Kernel (OS)", "what is OS", False),  # a bracket in the same script may qualify: no name
+        ("AI एक्सेलेरेटर (GPU, TPU, NPU)", "what is GPU", False),  # both scripts outside the bracket
+    ],
+)
+def test_a_heading_with_its_other_language_name_in_brackets_is_named_by_either_side(heading, question, named):
+    """Hindi glossaries often write a heading as "हिंदी नाम (English name)": a question that is
+    either side is that entry, as it is when the glossary lists the two as separate names."""
+    from glossary import Glossary, load_glossary
+
+    entry = GlossaryEntry.model_validate(user_entry("x", term=heading, term_en=None, term_hi=heading))
+    document = load_glossary().documents[0].model_copy(update={"entries": [entry], "tables": [], "faq": []})
+    found = named_entry(question, Glossary([document]))
+    assert (found is not None) is named

@@ -27,9 +27,30 @@ from glossary import Glossary, GlossaryEntry
 def _name_index(glossary: Glossary) -> dict[str, str | None]:
     names: dict[str, str | None] = {}
     for entry in glossary.entries:
-        for name in {normalise(n) for n in entry.names}:
+        for name in {normalise(n) for n in _whole_names(entry)}:
             names[name] = entry.id if names.get(name, entry.id) == entry.id else None
     return names
+
+
+#: A name with a bracketed part after it: "ऑब्जर्वेबिलिटी (Observability)", "Overfitting (ओवरफिटिंग)".
+_BRACKETED = regex.compile(r"^\s*(?P<outside>[^()]+?)\s*\((?P<inside>[^()]+)\)\s*$")
+
+
+def _whole_names(entry: GlossaryEntry) -> list[str]:
+    """Each name of ``entry``, and both sides of one whose bracketed part is written in a script the
+    rest of it does not use: that is the name in the other language, as Hindi glossaries often write
+    their headings ("ऑब्जर्वेबिलिटी (Observability)"). A bracket in the same script may be a qualifier
+    ("Kernel (OS)"), which names another thing, so it is no name of the entry."""
+    out = list(entry.names)
+    for name in entry.names:
+        found = _BRACKETED.match(name)
+        if found and not _scripts(found["outside"]) & _scripts(found["inside"]):
+            out += [found["outside"], found["inside"]]
+    return out
+
+
+def _scripts(text: str) -> set[str]:
+    return {script_of(word) for word in tokens(text)}
 
 
 def named_entry(question: Reading | str, glossary: Glossary) -> GlossaryEntry | None:
