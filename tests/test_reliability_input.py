@@ -235,8 +235,10 @@ def test_full_queue_turns_callers_away_and_keeps_serving(bot, settings):
         gate.set()
         # Gradio runs up to chat_slots answering events at once (short and long lanes) and its queue
         # holds queue_max_size more; the place an event leaves when it starts can be taken before the
-        # wave ends, so at most another queue_max_size (8 of 12 admitted seen on a loaded machine).
-        admitted = Lanes.for_settings(1, 1, 2).chat_slots + 2 * 2
+        # wave ends, more than once on a loaded machine (8, then 9 of 12 admitted seen in CI). The
+        # bound still fails for a queue that admits every caller.
+        admitted = Lanes.for_settings(1, 1, 2).chat_slots + 3 * 2
+        assert admitted < len(codes)
         assert codes.count(200) >= 1 and codes.count(200) <= admitted
         assert codes.count(503) == len(codes) - codes.count(200)
         _wait_until_the_queue_is_empty(url)
