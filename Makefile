@@ -19,7 +19,7 @@ PYTHON ?= $(shell for p in python3.11 python3; do \
 # setuptools' notice about editable installs (nothing to act on: the checkout is the package).
 PIP := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet
 
-# `run` needs the runtime only; `test` adds the test extras (ruff, mypy, playwright, onnx, ...).
+# `run` needs the runtime only; `test` adds the test extras (ruff, mypy, playwright, ...).
 install: $(STAMP)
 install-test: $(TEST_STAMP)
 

