@@ -97,6 +97,17 @@ def test_a_full_queue_drops_and_counts_and_a_failing_store_is_told(tmp_path):
     assert lost["queue_full"] > 0
 
 
+def test_a_vote_the_failing_store_refuses_at_once_is_told_unavailable():
+    """Nothing queued ahead, so the vote is written (and refused) well within its wait: the voter
+    gets StoreUnavailable, as record_vote promises, not the store's own error (seen once in CI,
+    when the answers ahead of a vote failed faster than the vote's wait)."""
+    recorder = Recorder(lambda: FailingStore(), 5, vote_wait_s=PATIENCE_S, retry_s=0.05, store=FailingStore())  # type: ignore[arg-type]
+    with pytest.raises(StoreUnavailable, match="disk full"):
+        recorder.record_vote("x" * 32, "like")
+    assert recorder.health()["not_recorded"]["votes"] == 1
+    recorder.close()
+
+
 def test_a_store_that_cannot_be_opened_serves_unrecorded_and_opens_later(tmp_path):
     url = f"sqlite:///{tmp_path}/later/r.sqlite3"
     (tmp_path / "later").write_text("a file where the folder should be")

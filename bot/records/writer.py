@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from bot.records.store import AnswerRecord, InvalidDatabaseUrl, Store, StoreError, Vote, new_answer_id
+from bot.records.store import (
+    AnswerRecord,
+    InvalidDatabaseUrl,
+    Store,
+    StoreError,
+    UnknownAnswer,
+    Vote,
+    new_answer_id,
+)
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -276,11 +284,11 @@ class Recorder:
             return  # the voter stopped waiting and was told it was not saved
         try:
             store.record_vote(job.answer_id, job.vote, job.comment)
-        except StoreError as exc:
+        except UnknownAnswer as exc:  # the store works; the vote names an answer it does not have
             job.done.set_exception(exc)
-            if type(exc) is StoreError:
-                raise
-            return  # UnknownAnswer: the store works; the vote names an answer it does not have
+            return
+        # Any other StoreError goes on to _write, whose _give_up tells the voter StoreUnavailable, as
+        # record_vote promises (not the store's own error, which callers do not expect).
         job.done.set_result(None)
 
     def _open(self) -> Store:
