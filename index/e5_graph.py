@@ -54,15 +54,12 @@ class _Graph:
         self.initialisers: list = []
         self.outside: dict[str, np.ndarray] = {}
 
-    def weight(self, name: str, value: np.ndarray | None = None) -> str:
-        """``name`` as an initialiser: ``value``, or the model tensor of that name. A model tensor is
-        left outside the graph (``Graph.weights``); constants are written into it."""
-        from onnx import TensorProto, numpy_helper
+    def weight(self, name: str, derived: np.ndarray | None = None) -> str:
+        """Model tensor ``name`` (or ``derived`` from model tensors, under that name) as an
+        initialiser left outside the graph (``Graph.weights``): each is read into the graph once."""
+        from onnx import TensorProto
 
-        if value is not None:
-            self.initialisers.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
-            return name
-        array = np.ascontiguousarray(self.tensors.pop(name), dtype=np.float32)
+        array = np.ascontiguousarray(self.tensors.pop(name) if derived is None else derived, dtype=np.float32)
         tensor = TensorProto(name=name, data_type=TensorProto.FLOAT, dims=array.shape)
         tensor.data_location = TensorProto.EXTERNAL
         tensor.external_data.add(key="location", value=name)
@@ -70,9 +67,16 @@ class _Graph:
         self.outside[name] = array
         return name
 
+    def constant(self, name: str, value: np.ndarray) -> str:
+        """A small constant, written into the graph."""
+        from onnx import numpy_helper
+
+        self.initialisers.append(numpy_helper.from_array(np.ascontiguousarray(value), name))
+        return name
+
     def ints(self, name: str, values: list[int]) -> str:
         """An int64 constant (shapes, axes, slice bounds)."""
-        return self.weight(name, np.array(values, dtype=np.int64))
+        return self.constant(name, np.array(values, dtype=np.int64))
 
     def op(self, kind: str, inputs: list[str], out: str, **attributes: Any) -> str:
         """Operator ``kind`` on ``inputs``, its output called ``out`` (attributes: the operator's)."""
@@ -83,8 +87,7 @@ class _Graph:
 
     def dense(self, x: str, layer: str, out: str) -> str:
         """``x W^T + b`` for a Hugging Face linear layer ``layer``."""
-        self.tensors[f"{layer}.weight.T"] = self.tensors.pop(f"{layer}.weight").T
-        w = self.weight(f"{layer}.weight.T")
+        w = self.weight(f"{layer}.weight.T", self.tensors.pop(f"{layer}.weight").T)
         return self.op("Add", [self.op("MatMul", [x, w], f"{out}.matmul"), self.weight(f"{layer}.bias")], out)
 
     def norm(self, x: str, layer: str, out: str, eps: float) -> str:
@@ -125,8 +128,7 @@ def _embeddings(g: _Graph, eps: float) -> str:
     tokens = g.op("Slice", [g.op("Shape", [MASK_INPUT], "mask.shape"), "one", "two"], "tokens")
     table = g.weight("embeddings.position_embeddings.weight")
     positions = g.op("Slice", [table, "zero", tokens, "zero"], "positions")
-    g.tensors["token_type.0"] = g.tensors.pop("embeddings.token_type_embeddings.weight")[0]
-    token_type = g.weight("token_type.0")
+    token_type = g.weight("token_type.0", g.tensors.pop("embeddings.token_type_embeddings.weight")[0])
     summed = g.op("Add", [g.op("Add", [WORDS_INPUT, positions], "words+positions"), token_type], "embedded")
     return g.norm(summed, "embeddings.LayerNorm", "embeddings", eps)
 
@@ -134,8 +136,8 @@ def _embeddings(g: _Graph, eps: float) -> str:
 def _attention_bias(g: _Graph, mask: str) -> str:
     """(batch, 1, 1, tokens): 0 where a token is, ``MASKED`` on padding."""
     wide = g.op("Unsqueeze", [mask, g.ints("axes.1.2", [1, 2])], "mask.wide")
-    padding = g.op("Sub", [g.weight("1.0", np.array(1.0, dtype=np.float32)), wide], "padding")
-    return g.op("Mul", [padding, g.weight("masked.score", np.array(MASKED, dtype=np.float32))], "bias")
+    padding = g.op("Sub", [g.constant("1.0", np.array(1.0, dtype=np.float32)), wide], "padding")
+    return g.op("Mul", [padding, g.constant("masked.score", np.array(MASKED, dtype=np.float32))], "bias")
 
 
 def _layer(g: _Graph, x: str, bias: str, n: int, heads: int, hidden: int, eps: float) -> str:
@@ -149,7 +151,7 @@ def _layer(g: _Graph, x: str, bias: str, n: int, heads: int, hidden: int, eps: f
 
     heads_first, keys_last = [0, 2, 1, 3], [0, 2, 3, 1]
     q, k, v = by_head("query", heads_first), by_head("key", keys_last), by_head("value", heads_first)
-    scale = g.weight(f"{at}scale", np.array(1 / math.sqrt(hidden // heads), dtype=np.float32))
+    scale = g.constant(f"{at}scale", np.array(1 / math.sqrt(hidden // heads), dtype=np.float32))
     scaled = g.op("Mul", [g.op("MatMul", [q, k], f"{at}qk"), scale], f"{at}scaled")
     weights = g.op("Softmax", [g.op("Add", [scaled, bias], f"{at}scores")], f"{at}attention", axis=-1)
     context = g.op("MatMul", [weights, v], f"{at}context")
@@ -165,10 +167,10 @@ def _layer(g: _Graph, x: str, bias: str, n: int, heads: int, hidden: int, eps: f
 
 def _gelu(g: _Graph, x: str, at: str) -> str:
     """BERT's exact GELU, x * (1 + erf(x / sqrt 2)) / 2 (onnxruntime fuses the pattern)."""
-    root = g.weight(f"{at}1/sqrt2", np.array(1 / math.sqrt(2), dtype=np.float32))
+    root = g.constant(f"{at}1/sqrt2", np.array(1 / math.sqrt(2), dtype=np.float32))
     erf = g.op("Erf", [g.op("Mul", [x, root], f"{at}gelu.scaled")], f"{at}gelu.erf")
     plus = g.op("Add", [erf, "1.0"], f"{at}gelu.plus")
-    half = g.weight(f"{at}0.5", np.array(0.5, dtype=np.float32))
+    half = g.constant(f"{at}0.5", np.array(0.5, dtype=np.float32))
     return g.op("Mul", [g.op("Mul", [x, plus], f"{at}gelu.product"), half], f"{at}gelu")
 
 

@@ -304,3 +304,42 @@ def test_the_bulk_check_refuses_another_model_and_tells_a_disagreeing_encoder():
         encode_queries = encode_passages = _encode
 
     assert bulk.agreement(CountingEncoder(), Shifted()) < bulk.MIN_COSINE
+
+
+def test_a_build_with_sentences_loads_the_bulk_backend_once_for_the_index_and_the_sentences(
+    tmp_path, monkeypatch
+):
+    """Each load of the bulk backend costs its whole size (~340 MB) on top of what the build holds:
+    the sentences are encoded with the index's texts, by the one backend, before the calibration."""
+    from bot.search import loading
+    from bot.search.sentences import sentence_passages
+    from index.passages import glossary_passages
+
+    loaded: list[CountingEncoder] = []
+
+    def lazy(serving, cache_dir, threads):  # as index.bulk.lazy: a backend loaded once, when first asked
+        backend: list[CountingEncoder] = []
+
+        def get(texts: int) -> CountingEncoder:
+            if not backend:
+                backend.append(CountingEncoder("bulk"))
+                loaded.append(backend[0])
+            return backend[0]
+
+        return get
+
+    monkeypatch.setattr(loading.bulk, "lazy", lazy)
+    entries = [
+        user_entry(f"term-{i}", definition_en=f"Definition number {i}. It has a second sentence.")
+        for i in range(3)
+    ]
+    path = write_yaml(tmp_path / "g.yaml", document(*entries))
+    settings = Settings(glossary_paths=[path], cache_dir=tmp_path / "cache", bulk_min_texts=1)
+    serving = CountingEncoder()
+    bot = GlossaryBot.load(settings, encoder=serving)
+    assert len(loaded) == 1, "the bulk backend was loaded for each index"
+    read = list(bot.glossary.entries)
+    texts = {p.text for p in glossary_passages(read)} | {p.text for p in sentence_passages(read)[1]}
+    assert set(loaded[0].texts) == texts
+    assert not texts & set(serving.texts), "the serving encoder encoded texts of the indexes"
+    assert bot.sentences is not None

@@ -29,7 +29,7 @@ from index import bulk
 from index.embeddings import BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
 from index.encoders import Encoder
 from index.passages import RECIPE, glossary_passages
-from index.store import INDEX_DIR, Passage, index_key, load_or_build
+from index.store import INDEX_DIR, Passage, VectorIndex, index_key, load_or_build
 
 log = logging.getLogger(__name__)
 
@@ -93,21 +93,29 @@ def ready(
 
     ``sentences=False`` leaves out the sentence index (a third of a first build's encoding): ranking
     and deciding never read it, so a search needs none, and the app adds it after it serves
-    (``GlossaryBot.add_sentences``)."""
+    (``GlossaryBot.add_sentences``). With it, the sentences are encoded right after the index's
+    texts, by the same build encoder: the bulk backend is loaded once, and let go before the
+    calibration (which would otherwise sit under a second load of it)."""
     passages = glossary_passages(list(glossary.entries))
     words = kept_words(settings.cache_dir / WORDS_FILE)
     shipped = None if rebuild_index else prebuilt.load(glossary.content_hash, encoder, passages, settings)
-    if shipped is not None:
-        vectors, calibration = shipped
-        retriever = Retriever(list(glossary.entries), encoder, vectors, words=words)
-    else:
-        retriever, calibration = _built(
-            glossary, passages, encoder, settings, words, rebuild_index, progress, status
-        )
+    status = status or BuildStatus()
+    started = time.perf_counter()
+    builder, workers = _build_encoder(encoder, settings, status, progress)
+    with threads(encoder, workers):
+        if shipped is None:
+            status.begin(f"encoding {glossary}")
+            vectors = _vectors(passages, builder, glossary, RECIPE, settings, rebuild_index)
+        index = _sentences(glossary, builder, settings, rebuild_index) if sentences else None
+        builder.end_bulk()
+        if shipped is None:
+            status.begin("calibrating")
+            retriever, calibration = _calibrated(glossary, vectors, builder, settings, words)
+        else:
+            vectors, calibration = shipped
+            retriever = Retriever(list(glossary.entries), encoder, vectors, words=words)
+    _finish(builder, workers, started)
     words.save()
-    index = None
-    if sentences:
-        index = sentence_index(glossary, encoder, settings, rebuild_index, progress, status)
     options = calibration.options
     if settings.fusion_weights:
         options = options.model_copy(update=settings.fusion_weights)
@@ -122,29 +130,50 @@ def sentence_index(
     progress: bool = False,
     status: BuildStatus | None = None,
 ) -> SentenceIndex:
-    """The entries' sentence vectors: the shipped ones for the bundled glossary, else the saved ones,
-    else built through the embedding store (a one-sentence field's vector is already stored) and saved."""
+    """The entries' sentence vectors alone, for a glossary already served (``ready`` encodes them
+    with its index when asked to)."""
+    started = time.perf_counter()
+    builder, workers = _build_encoder(encoder, settings, status or BuildStatus(), progress)
+    with threads(encoder, workers):
+        index = _sentences(glossary, builder, settings, rebuild)
+    _finish(builder, workers, started)
+    return index
+
+
+def _sentences(glossary: Glossary, builder: BuildEncoder, settings: Settings, rebuild: bool) -> SentenceIndex:
+    """The shipped sentence vectors for the bundled glossary, else the saved ones, else built through
+    the embedding store (a one-sentence field's vector is already stored) and saved."""
     sentences, passages = sentence_passages(list(glossary.entries))
-    shipped = None if rebuild else prebuilt.load_sentences(glossary.content_hash, encoder, passages, settings)
+    shipped = (
+        None if rebuild else prebuilt.load_sentences(glossary.content_hash, builder.inner, passages, settings)
+    )
     if shipped is not None:
         return SentenceIndex(tuple(sentences), shipped)
-    status = status or BuildStatus()
-    builder, workers = _build_encoder(encoder, settings, status, progress)
-    with threads(encoder, workers):
-        status.begin(f"encoding the sentences of {glossary}")
-        vectors = load_or_build(
-            settings.cache_dir / INDEX_DIR,
-            passages,
-            builder,
-            glossary.content_hash,
-            SENTENCE_RECIPE,
-            rebuild=rebuild,
-            ann_threshold=settings.ann_threshold,
-            nprobe=settings.ann_nprobe,
-        )
-    if builder.encoded:
-        builder.prune()
-    return SentenceIndex(tuple(sentences), vectors)
+    builder.status.begin(f"encoding the sentences of {glossary}")
+    return SentenceIndex(
+        tuple(sentences), _vectors(passages, builder, glossary, SENTENCE_RECIPE, settings, rebuild)
+    )
+
+
+def _vectors(
+    passages: list[Passage],
+    builder: BuildEncoder,
+    glossary: Glossary,
+    recipe: str,
+    settings: Settings,
+    rebuild: bool,
+) -> VectorIndex:
+    """The saved vector index of ``passages`` under ``recipe``, or a new one built and saved."""
+    return load_or_build(
+        settings.cache_dir / INDEX_DIR,
+        passages,
+        builder,
+        glossary.content_hash,
+        recipe,
+        rebuild=rebuild,
+        ann_threshold=settings.ann_threshold,
+        nprobe=settings.ann_nprobe,
+    )
 
 
 def _build_encoder(
@@ -158,45 +187,30 @@ def _build_encoder(
     return BuildEncoder(encoder, store, status, progress, faster, settings.bulk_min_texts), workers
 
 
-def _built(
+def _calibrated(
     glossary: Glossary,
-    passages: list[Passage],
-    encoder: Encoder,
+    vectors: VectorIndex,
+    builder: BuildEncoder,
     settings: Settings,
     words: EntryWords,
-    rebuild: bool,
-    progress: bool,
-    status: BuildStatus | None,
 ) -> tuple[Retriever, Calibration]:
-    """The saved index and calibration, or new ones built through the embedding store and saved."""
-    folder = settings.cache_dir / INDEX_DIR
-    status = status or BuildStatus()
-    started = time.perf_counter()
-    builder, workers = _build_encoder(encoder, settings, status, progress)
-    with threads(encoder, workers):
-        status.begin(f"encoding {glossary}")
-        vectors = load_or_build(
-            folder,
-            passages,
-            builder,
-            glossary.content_hash,
-            RECIPE,
-            rebuild=rebuild,
-            ann_threshold=settings.ann_threshold,
-            nprobe=settings.ann_nprobe,
-        )
-        status.begin("calibrating")
-        building = Retriever(list(glossary.entries), builder, vectors, words=words)
-        key = index_key(glossary.content_hash, encoder.id, RECIPE)
-        builder.end_bulk()
-        calibration = load_or_fit(folder, key, building, progress=progress)
-    if builder.encoded:
-        log.info(
-            "index ready in %.1f s: encoded %d new texts on %d threads (%.0f texts/s); the rest were stored",
-            time.perf_counter() - started,
-            builder.encoded,
-            workers,
-            builder.encoded / builder.encoding_s if builder.encoding_s else float("nan"),
-        )
-        builder.prune()
-    return building.with_options(calibration.options, encoder), calibration
+    """The saved calibration of this index, or a new one fitted and saved; its questions go through
+    the build encoder (the store first)."""
+    building = Retriever(list(glossary.entries), builder, vectors, words=words)
+    key = index_key(glossary.content_hash, builder.inner.id, RECIPE)
+    calibration = load_or_fit(settings.cache_dir / INDEX_DIR, key, building, progress=builder.progress)
+    return building.with_options(calibration.options, builder.inner), calibration
+
+
+def _finish(builder: BuildEncoder, workers: int, started: float) -> None:
+    """Log what a build encoded, and age out of the store what it did not use."""
+    if not builder.encoded:
+        return
+    log.info(
+        "built in %.1f s: encoded %d new texts on %d threads (%.0f texts/s); the rest were stored",
+        time.perf_counter() - started,
+        builder.encoded,
+        workers,
+        builder.encoded / builder.encoding_s if builder.encoding_s else float("nan"),
+    )
+    builder.prune()
