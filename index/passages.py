@@ -12,7 +12,7 @@ which invalidates saved indexes through their manifest.
 from __future__ import annotations
 
 from glossary import GlossaryEntry
-from index.store import Passage, Prompt, TextKind
+from index.rows import Passage, Prompt, TextKind
 
 RECIPE = "fields-v5-kinds"
 #: Each text is embedded with both e5 prompts, passage first (the order is part of the recipe).

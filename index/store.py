@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
 
 import faiss
 import numpy as np
@@ -32,8 +31,10 @@ from pydantic import BaseModel, ValidationError
 from glossary import pruning
 from glossary.files import Artifact, atomic_path, atomic_write, load_or_publish
 from index import ann
+from index.earlier import DIGEST_BYTES, DIGESTS_FILE, Earlier, index_vectors, text_digests
 from index.encoders.base import Encoder
 from index.errors import IndexStoreError
+from index.rows import Passage, Row, rows_of
 
 log = logging.getLogger(__name__)
 
@@ -54,41 +55,6 @@ _INDEXES = pruning.register("indexes", INDEX_DIR, INDEX_NAME)
 RECENT_SCANNED = 3
 
 
-#: The e5 prompt a text is embedded with.
-Prompt = Literal["passage", "query"]
-#: Whose text a row embeds (see ``Row.kind``).
-TextKind = Literal["field", "paraphrase"]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Row:
-    """What one vector stands for: a field of an entry, embedded as a passage or as a query.
-
-    e5 is trained with asymmetric prompts; embedding a field both ways lets a
-    question meet it as a document and, symmetrically, as a similar question.
-
-    A plain dataclass, not a pydantic model: a 5,000-entry glossary makes ~120,000 rows and
-    passages from its own typed entries on every start, and validating each took seconds of an
-    edit. What is read from a file (a manifest's rows) is still validated, by ``Manifest``.
-    """
-
-    entry_id: str
-    field: str
-    prompt: Prompt = "passage"
-    #: "field": the entry's own text; "paraphrase": a project-written description (an extra channel).
-    kind: TextKind = "field"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Passage(Row):
-    text: str
-
-
-def rows_of(passages: Sequence[Passage]) -> list[Row]:
-    """What the manifest records of each passage (everything but its text)."""
-    return [Row(entry_id=p.entry_id, field=p.field, prompt=p.prompt, kind=p.kind) for p in passages]
-
-
 class Manifest(BaseModel):
     format_version: int
     glossary_hash: str
@@ -101,6 +67,8 @@ class Manifest(BaseModel):
     faiss_sha256: str
     #: Of ``CELLS_FILE``, for an IVF index (none before that file was written).
     cells_sha256: str | None = None
+    #: Of ``DIGESTS_FILE`` (none for an index saved before it was written, or loaded, not built).
+    digests_sha256: str | None = None
     created_at: datetime
 
     def matches(self, glossary_hash: str, encoder_id: str, recipe: str) -> bool:
@@ -115,7 +83,14 @@ class Manifest(BaseModel):
 class VectorIndex:
     """Inner-product search over L2-normalised passage vectors (cosine)."""
 
-    def __init__(self, index: faiss.Index, manifest: Manifest, nprobe: int = ann.DEFAULT_NPROBE) -> None:
+    def __init__(
+        self,
+        index: faiss.Index,
+        manifest: Manifest,
+        nprobe: int = ann.DEFAULT_NPROBE,
+        digests: np.ndarray | None = None,
+    ) -> None:
+        """``digests``: the rows' ``text_digests``, which a built index saves for the next rebuild."""
         if index.ntotal != len(manifest.rows) or index.d != manifest.dim:
             raise IndexStoreError(
                 f"index holds {index.ntotal}x{index.d} vectors but its manifest describes "
@@ -128,6 +103,7 @@ class VectorIndex:
         ann.configure(index, nprobe)
         self.faiss_index = index
         self.manifest = manifest
+        self.digests = digests
 
     @classmethod
     def build(
@@ -138,21 +114,24 @@ class VectorIndex:
         recipe: str,
         ann_threshold: int = ann.DEFAULT_THRESHOLD,
         nprobe: int = ann.DEFAULT_NPROBE,
-        cells: ann.Cells | None = None,
+        earlier: Earlier | None = None,
         rows: list[Row] | None = None,
     ) -> VectorIndex:
-        """Encode every passage (one call per prompt: a build encoder batches, stores and reports);
-        ``cells``: an earlier IVF index's, which may be reused (``ann.make_index``); ``rows``: the
-        passages' ``rows_of``, when the caller has them already."""
-        vectors = np.zeros((len(passages), encoder.dim), dtype=np.float32)
+        """Encode every passage (one call per prompt: a build encoder batches, stores and reports)
+        but those whose vectors ``earlier`` (the last index's) holds, and may reuse its IVF cells
+        (``ann.make_index``); ``rows``: the passages' ``rows_of``, when the caller has them already."""
+        digests = text_digests(passages)
+        earlier = earlier or Earlier.cells_only(None, encoder.dim)
+        vectors, known = earlier.take(digests, encoder.dim)
         for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
             # Sorted by length: padding backends then pad little in each batch (rows keep their slots).
             slots = sorted(
-                (i for i, p in enumerate(passages) if p.prompt == prompt), key=lambda i: len(passages[i].text)
+                (i for i, p in enumerate(passages) if p.prompt == prompt and not known[i]),
+                key=lambda i: len(passages[i].text),
             )
             if slots:
                 vectors[slots] = encode([passages[i].text for i in slots])
-        index = ann.make_index(vectors, ann_threshold, nprobe, cells)
+        index = ann.make_index(vectors, ann_threshold, nprobe, earlier.cells)
         manifest = Manifest(
             format_version=FORMAT_VERSION,
             glossary_hash=glossary_hash,
@@ -165,7 +144,7 @@ class VectorIndex:
             faiss_sha256="",
             created_at=datetime.now(UTC),
         )
-        return cls(index, manifest, nprobe)
+        return cls(index, manifest, nprobe, digests)
 
     def scores(self, query_vectors: np.ndarray) -> np.ndarray:
         """Cosine of each query against every row: (n_queries, n_rows).
@@ -179,13 +158,13 @@ class VectorIndex:
         return ann.top_k(self.faiss_index, query_vectors, k)
 
     def save(self, folder: Path) -> None:
-        """Write the FAISS file, an IVF index's cells, and the manifest that vouches for both."""
+        """Write the FAISS file, an IVF index's cells, a built one's digests, and the manifest that
+        vouches for them all."""
         update: dict[str, str | None] = {"faiss_sha256": _write_faiss(self.faiss_index, folder / FAISS_FILE)}
         if self.manifest.index_kind == "ivf":
-            cells = io.BytesIO()
-            np.save(cells, ann.Cells.of(self.faiss_index).centroids, allow_pickle=False)
-            update["cells_sha256"] = hashlib.sha256(cells.getvalue()).hexdigest()
-            atomic_write(folder / CELLS_FILE, cells.getvalue())
+            update["cells_sha256"] = _write_npy(folder / CELLS_FILE, ann.Cells.of(self.faiss_index).centroids)
+        if self.digests is not None:
+            update["digests_sha256"] = _write_npy(folder / DIGESTS_FILE, self.digests)
         manifest = self.manifest.model_copy(update=update)
         atomic_write(folder / MANIFEST_FILE, manifest.model_dump_json(indent=1).encode())
         self.manifest = manifest
@@ -198,6 +177,14 @@ class VectorIndex:
         except (OSError, ValidationError) as exc:
             raise IndexStoreError(f"cannot read saved index {folder}: {exc}") from exc
         return cls(read_faiss(folder, manifest.faiss_sha256), manifest, nprobe)
+
+
+def _write_npy(path: Path, array: np.ndarray) -> str:
+    """Write ``array`` to ``path`` atomically; the file's sha256."""
+    out = io.BytesIO()
+    np.save(out, array, allow_pickle=False)
+    atomic_write(path, out.getvalue())
+    return hashlib.sha256(out.getvalue()).hexdigest()
 
 
 def _write_faiss(index: faiss.Index, path: Path) -> str:
@@ -251,9 +238,9 @@ def load_or_build(
     want = Wanted.of(passages, glossary_hash, encoder, recipe, ann_threshold, nprobe)
 
     def build(work: Path, notes: dict[str, object]) -> VectorIndex:
-        cells = _recent_cells(folder, encoder.id, recipe) if want.kind == "ivf" else None
+        earlier = _earlier(folder, encoder.id, recipe, encoder.dim, artifact.path)
         built = VectorIndex.build(
-            passages, encoder, glossary_hash, recipe, ann_threshold, nprobe, cells, want.rows
+            passages, encoder, glossary_hash, recipe, ann_threshold, nprobe, earlier, want.rows
         )
         built.save(work)
         return built
@@ -266,27 +253,56 @@ def load_or_build(
     return load_or_publish(artifact, want.load, build, rebuild=rebuild, fallback=True)
 
 
-def _recent_cells(folder: Path, encoder_id: str, recipe: str) -> ann.Cells | None:
-    """The cells of the most recently used saved IVF index of this encoder and recipe, read from its
-    cells file (its manifest is read as plain JSON, not validated row by row)."""
+def _earlier(folder: Path, encoder_id: str, recipe: str, dim: int, replacing: Path) -> Earlier | None:
+    """What the most recently used saved index of this encoder and recipe lends a new build (its
+    manifest is read as plain JSON, not validated row by row). None when no such index is readable.
+    Never the index being replaced: it failed its checks, or a rebuild was asked for."""
     for candidate in _INDEXES.newest_first(folder)[:RECENT_SCANNED]:
+        if candidate == replacing:
+            continue
         try:
             manifest = json.loads((candidate / MANIFEST_FILE).read_bytes())
-            if (manifest.get("encoder_id"), manifest.get("recipe"), manifest.get("index_kind")) != (
-                encoder_id,
-                recipe,
-                "ivf",
-            ):
+            if (manifest.get("encoder_id"), manifest.get("recipe")) != (encoder_id, recipe):
                 continue
-            blob = (candidate / CELLS_FILE).read_bytes()
-            if hashlib.sha256(blob).hexdigest() != manifest.get("cells_sha256"):
-                continue
-            centroids = np.load(io.BytesIO(blob), allow_pickle=False)
-            if centroids.ndim == 2 and centroids.dtype == np.float32:
-                return ann.Cells(centroids, len(manifest["rows"]))
+            cells = _read_cells(candidate, manifest)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
+        return _with_vectors(candidate, manifest, cells, dim)
     return None
+
+
+def _with_vectors(folder: Path, manifest: dict, cells: ann.Cells | None, dim: int) -> Earlier:
+    """A saved index's cells and, where its digests file and FAISS file are the ones its manifest
+    vouches for, its rows' vectors by digest; its cells alone otherwise."""
+    try:
+        digests = _read_npy(folder / DIGESTS_FILE, manifest.get("digests_sha256"))
+        rows = (len(manifest["rows"]), DIGEST_BYTES)
+        if digests is not None and digests.dtype == np.uint8 and digests.shape == rows:
+            vectors = index_vectors(read_faiss(folder, manifest["faiss_sha256"]))
+            if vectors.shape == (len(digests), dim):
+                return Earlier(cells, digests, vectors)
+    except (OSError, ValueError, KeyError, TypeError, IndexStoreError):
+        pass
+    return Earlier.cells_only(cells, dim)
+
+
+def _read_cells(folder: Path, manifest: dict) -> ann.Cells | None:
+    if manifest.get("index_kind") != "ivf":
+        return None
+    centroids = _read_npy(folder / CELLS_FILE, manifest.get("cells_sha256"))
+    if centroids is None or centroids.ndim != 2 or centroids.dtype != np.float32:
+        return None
+    return ann.Cells(centroids, len(manifest["rows"]))
+
+
+def _read_npy(path: Path, sha256: object) -> np.ndarray | None:
+    """The array in ``path`` if the file is the one ``sha256`` vouches for; None if there is none."""
+    if not isinstance(sha256, str):
+        return None
+    blob = path.read_bytes()
+    if hashlib.sha256(blob).hexdigest() != sha256:
+        return None
+    return np.load(io.BytesIO(blob), allow_pickle=False)
 
 
 @dataclass(frozen=True)

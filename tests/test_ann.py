@@ -135,7 +135,7 @@ def _texts_and_an_edit() -> tuple[list[Passage], list[Passage]]:
 
 
 def test_a_rebuild_reuses_the_cells_of_the_saved_index(tmp_path):
-    """From the small cells file beside it (read alone: the FAISS file is ~90 MB at 62k rows)."""
+    """From the small cells file beside it, whether or not the FAISS file can be read."""
     enc = FakeEncoder()
     passages, edited = _texts_and_an_edit()
     first = load_or_build(tmp_path, passages, enc, "g1", "r", ann_threshold=500)

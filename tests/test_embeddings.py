@@ -15,8 +15,9 @@ import pytest
 
 from bot.core import GlossaryBot
 from bot.settings import Settings
+from index.earlier import DIGEST_BYTES, DIGESTS_FILE, Earlier, index_vectors
 from index.embeddings import BUILD_BATCH, STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, threads
-from index.store import Passage, load_or_build
+from index.store import FAISS_FILE, Passage, index_key, load_or_build
 from tests.factories import user_entry
 from tests.test_glossary_loader import document, write_yaml
 
@@ -87,9 +88,19 @@ def test_vectors_are_kept_per_encoder_and_prompt(tmp_path):
     store = EmbeddingStore(tmp_path / STORE_FILE)
     store.add("enc-a", "passage", ["x"], np.ones((1, 4), dtype=np.float32))
     assert store.lookup("enc-a", "passage", ["x"], 4)[0] is not None
-    assert store.lookup("enc-b", "passage", ["x"], 4) == [None]
-    assert store.lookup("enc-a", "query", ["x"], 4) == [None]
-    assert store.lookup("enc-a", "passage", ["x"], 8) == [None], "a vector of another size is not served"
+    assert store.lookup("enc-b", "passage", ["x"], 4)[0] is None
+    assert store.lookup("enc-a", "query", ["x"], 4)[0] is None
+    assert store.lookup("enc-a", "passage", ["x"], 8)[0] is None, "a vector of another size is not served"
+
+
+def test_a_lookup_gives_each_text_its_own_vector_in_the_order_asked(tmp_path):
+    store = EmbeddingStore(tmp_path / STORE_FILE)
+    vectors = np.arange(12, dtype=np.float32).reshape(3, 4)
+    store.add("e", "passage", ["a", "b", "c"], vectors)
+    found = store.lookup("e", "passage", ["c", "new", "a", "c", "b"], 4)
+    assert found.count == 4
+    assert found[1] is None
+    assert np.array_equal(np.stack([found[i] for i in (0, 2, 3, 4)]), vectors[[2, 0, 2, 1]])
 
 
 def test_a_damaged_store_is_moved_aside_and_builds_still_work(tmp_path, caplog):
@@ -122,7 +133,7 @@ def test_pruning_keeps_the_most_recently_used(tmp_path):
     store.lookup("e", "passage", ["t0"], 4)  # used again: now the newest
     assert store.prune(2) == 3
     kept = store.lookup("e", "passage", [f"t{i}" for i in range(5)], 4)
-    assert [v is not None for v in kept] == [True, False, False, False, True]
+    assert [kept[i] is not None for i in range(5)] == [True, False, False, False, True]
 
 
 def test_a_build_runs_on_the_build_threads_and_gives_the_serving_setting_back(tmp_path):
@@ -218,6 +229,15 @@ def test_a_text_several_entries_share_is_encoded_once(tmp_path):
     vectors = _builder(tmp_path, inner).encode_passages(["same", "other", "same"])
     assert sorted(inner.texts) == ["other", "same"]
     assert np.array_equal(vectors[0], vectors[2])
+
+
+def test_stored_and_new_texts_come_back_in_the_order_asked(tmp_path):
+    inner = CountingEncoder()
+    _builder(tmp_path, inner).encode_passages(["b", "d"])
+    texts = ["a", "b", "c", "b", "d", "a"]
+    vectors = _builder(tmp_path, inner).encode_passages(texts)
+    assert inner.texts == ["b", "d", "a", "c"], "only the new texts are encoded, once each"
+    assert np.array_equal(vectors, CountingEncoder().encode_passages(texts))
 
 
 def test_many_texts_are_encoded_by_the_bulk_encoder_few_by_the_serving_one(tmp_path):
@@ -343,3 +363,43 @@ def test_a_build_with_sentences_loads_the_bulk_backend_once_for_the_index_and_th
     assert set(loaded[0].texts) == texts
     assert not texts & set(serving.texts), "the serving encoder encoded texts of the indexes"
     assert bot.sentences is not None
+
+
+def test_a_rebuild_takes_the_unchanged_rows_vectors_from_the_last_index_not_the_store(tmp_path):
+    """One read of the last index's FAISS file, where the store is looked up text by text (a
+    5,000-entry edit: over a second)."""
+    inner = CountingEncoder()
+    texts = ["alpha", "beta", "gamma"]
+    first = load_or_build(tmp_path / "i", _passages(texts), _builder(tmp_path / "s1", inner), "g1", "r")
+    inner.texts.clear()
+    edited = _passages(["alpha", "beta (edited)", "gamma"])
+    second = load_or_build(tmp_path / "i", edited, _builder(tmp_path / "s2", inner), "g2", "r")
+    assert inner.texts == ["beta (edited)"], "an empty store, yet only the edited text is encoded"
+    fresh = load_or_build(tmp_path / "j", edited, _builder(tmp_path / "s3", CountingEncoder()), "g2", "r")
+    assert np.array_equal(index_vectors(second.faiss_index), index_vectors(fresh.faiss_index))
+    assert first.manifest.digests_sha256 and second.manifest.digests_sha256
+
+
+@pytest.mark.parametrize("damage", ["digests", "faiss"])
+def test_a_last_index_whose_files_are_not_what_its_manifest_says_lends_no_vectors(tmp_path, damage):
+    inner = CountingEncoder()
+    load_or_build(tmp_path / "i", _passages(["alpha", "beta"]), _builder(tmp_path / "s1", inner), "g1", "r")
+    folder = tmp_path / "i" / index_key("g1", inner.id, "r")
+    (folder / (DIGESTS_FILE if damage == "digests" else FAISS_FILE)).write_bytes(b"damaged")
+    inner.texts.clear()
+    again = _passages(["alpha", "beta"])
+    rebuilt = load_or_build(tmp_path / "i", again, _builder(tmp_path / "s2", inner), "g2", "r")
+    assert sorted(inner.texts) == ["alpha", "beta"], "encoded again (the store is empty)"
+    assert rebuilt.faiss_index.ntotal == 2
+
+
+def test_earlier_vectors_are_taken_by_whole_digest_and_width():
+    vectors = np.arange(12, dtype=np.float32).reshape(3, 4)
+    digests = np.random.default_rng(0).integers(0, 256, (3, DIGEST_BYTES), dtype=np.uint8)
+    earlier = Earlier(None, digests, vectors)
+    near = digests[1].copy()
+    near[-1] ^= 1  # the same first 8 bytes, another digest
+    taken, found = earlier.take(np.stack([digests[2], near, digests[0]]), 4)
+    assert found.tolist() == [True, False, True]
+    assert np.array_equal(taken, np.stack([vectors[2], np.zeros(4), vectors[0]]))
+    assert not earlier.take(digests, 8)[1].any(), "vectors of another width are never taken"
