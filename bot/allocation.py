@@ -7,14 +7,20 @@ looks for cycles among the young, and every so often it walks every object. A on
 build makes few cycles, so a larger first threshold finds the same garbage in a few dozen walks.
 Collection is never switched off: a build that encodes for minutes in the app's background still
 collects, only less often.
+
+When a build ends, the heap it freed goes back to the system (``give_back``): glibc keeps freed
+memory for later allocations, and a process that had just built a 5,000-entry glossary went on
+serving at 798 MB resident, 508 MB once it was handed back.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import gc
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 #: Objects made between two young collections while a build runs (Python's default is 700): on a
@@ -44,9 +50,26 @@ class _Builds:
                 self._running -= 1
                 if self._running == 0:
                     gc.set_threshold(*self._saved)
+                    give_back()
 
 
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` (None where the C library has none: musl, macOS, Windows)."""
+    name = ctypes.util.find_library("c")
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    except OSError:
+        return None
+
+
+_TRIM = _malloc_trim()
 _BUILDS = _Builds()
+
+
+def give_back() -> None:
+    """Hand the heap's free memory back to the system, where the C library can (a few ms)."""
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 def fewer_collections() -> contextlib.AbstractContextManager[None]:

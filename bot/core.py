@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import faiss
 
-from bot.allocation import fewer_collections
+from bot.allocation import fewer_collections, give_back
 from bot.identity import GlossaryIdentity, identity
 from bot.reply.answer import Answer
 from bot.reply.cards import MAX_RELATED
@@ -184,6 +184,7 @@ class GlossaryBot:
         finally:
             if self.adding is adding:  # a later call (a reload's) reports its own
                 self.adding = None
+            give_back()  # what encoding them freed
         with self._reload_lock:
             current = self._loaded
             if current.sentences is not None or current.glossary.content_hash != loaded.glossary.content_hash:
