@@ -359,12 +359,14 @@ def child(mode: str, glossary: Path, threads: int = 1) -> dict:
         t0 = time.perf_counter()
         bot.answer(question)
         latencies.append(time.perf_counter() - t0)
-    return {**out, "query_p50_ms": 1000 * statistics.median(latencies), "peak_rss_mb": _peak_mb()}
+    p50_ms = 1000 * statistics.median(latencies)
+    return {**out, "query_p50_ms": p50_ms, "peak_rss_mb": _status_mb("VmHWM"), "rss_mb": _status_mb("VmRSS")}
 
 
-def _peak_mb() -> float:
+def _status_mb(field: str) -> float:
+    """This process's ``VmHWM`` (peak resident) or ``VmRSS`` (resident now), in MB."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
