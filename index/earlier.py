@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 import faiss
 import numpy as np
@@ -22,6 +23,14 @@ from index.rows import Passage
 #: Each row's ``text_digests``, beside a saved index (vouched for by its manifest).
 DIGESTS_FILE = "digests.npy"
 DIGEST_BYTES = hashlib.sha256().digest_size
+
+
+@runtime_checkable
+class CountsTaken(Protocol):
+    """An encoder that is told how many texts a build took from the last index instead of asking
+    it (the build encoder: they count as used when it ages vectors out of its store)."""
+
+    def taken(self, count: int) -> None: ...
 
 
 def text_digests(passages: Sequence[Passage]) -> np.ndarray:

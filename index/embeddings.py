@@ -360,6 +360,12 @@ class BuildEncoder:
         self.bulk = None
         gc.collect()
 
+    def taken(self, count: int) -> None:
+        """``count`` texts of this build came from the last index (``index.earlier``), not from this
+        encoder: they are used all the same, and the store keeps room for them when it is pruned
+        (counted as asked for, a one-entry edit pruned a 5,000-entry glossary's vectors to 50,000)."""
+        self._asked += count
+
     def prune(self) -> int:
         """Age out of the store what recent builds did not use (see ``KEEP_FACTOR``)."""
         return self.store.prune(max(KEEP_FACTOR * self._asked, MIN_KEPT))

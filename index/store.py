@@ -31,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 from glossary import pruning
 from glossary.files import Artifact, atomic_path, atomic_write, load_or_publish
 from index import ann
-from index.earlier import DIGEST_BYTES, DIGESTS_FILE, Earlier, index_vectors, text_digests
+from index.earlier import DIGEST_BYTES, DIGESTS_FILE, CountsTaken, Earlier, index_vectors, text_digests
 from index.encoders.base import Encoder
 from index.errors import IndexStoreError
 from index.rows import Passage, Row, rows_of
@@ -123,6 +123,8 @@ class VectorIndex:
         digests = text_digests(passages)
         earlier = earlier or Earlier.cells_only(None, encoder.dim)
         vectors, known = earlier.take(digests, encoder.dim)
+        if isinstance(encoder, CountsTaken):
+            encoder.taken(int(np.count_nonzero(known)))
         for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
             # Sorted by length: padding backends then pad little in each batch (rows keep their slots).
             slots = sorted(

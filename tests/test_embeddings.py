@@ -15,6 +15,7 @@ import pytest
 
 from bot.core import GlossaryBot
 from bot.settings import Settings
+from index import embeddings
 from index.earlier import DIGEST_BYTES, DIGESTS_FILE, Earlier, index_vectors
 from index.embeddings import BUILD_BATCH, STORE_FILE, BuildEncoder, BuildStatus, EmbeddingStore, threads
 from index.store import FAISS_FILE, Passage, index_key, load_or_build
@@ -403,3 +404,15 @@ def test_earlier_vectors_are_taken_by_whole_digest_and_width():
     assert found.tolist() == [True, False, True]
     assert np.array_equal(taken, np.stack([vectors[2], np.zeros(4), vectors[0]]))
     assert not earlier.take(digests, 8)[1].any(), "vectors of another width are never taken"
+
+
+def test_texts_taken_from_the_last_index_are_kept_when_the_store_is_pruned(tmp_path, monkeypatch):
+    """An edit asks the store for the edited texts only; the rest are in use all the same."""
+    monkeypatch.setattr(embeddings, "MIN_KEPT", 1)
+    texts = ["alpha", "beta", "gamma", "delta"]
+    load_or_build(tmp_path / "i", _passages(texts), _builder(tmp_path, CountingEncoder()), "g1", "r")
+    builder = _builder(tmp_path, CountingEncoder())
+    load_or_build(tmp_path / "i", _passages([*texts[:3], "delta (edited)"]), builder, "g2", "r")
+    builder.prune()
+    kept = EmbeddingStore(tmp_path / STORE_FILE).lookup("counting", "passage", texts[:3], CountingEncoder.dim)
+    assert kept.count == 3
