@@ -19,7 +19,10 @@
    (``index.bulk``), on the same texts (the CNCF index texts, both prompts) in one child process,
    ``ROUNDS`` times in turns: the build's way (``BuildEncoder``: a new embedding store, each distinct
    text once, length-sorted batches of ``BUILD_BATCH``, every vector stored) and that backend called
-   once per prompt with every text.
+   once per prompt with every text;
+6. edits: ``EDIT_ROUNDS`` one-entry edits of a glossary already built in a cache (``--glossary``,
+   ``--cache``: the ``big`` section's, kept with ``--keep``), each rebuilt in a new process whole
+   (``GlossaryBot.load``) and, after another, until searchable (no advice sentences).
 
 Results are merged into ``--out`` (default ``benchmarks/DEPLOY.json``), each section with the command,
 time and load average of its run (``--label`` names it ``<section>_<label>``); ``make bench`` runs it
@@ -68,6 +71,8 @@ QUESTIONS = [
 LATENCY_ROUNDS = 4
 #: Runs of each side of the first-build figure, in turns.
 ROUNDS = 2
+#: One-entry edits of each kind in the edits section.
+EDIT_ROUNDS = 3
 #: Texts encoded before the throughput figure is timed (the engine's first call sets itself up).
 WARM_UP = 8
 #: Texts encoded per thread count for the encoding-speed figure.
@@ -233,7 +238,7 @@ def _child(*args: str, cache: Path, **settings: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def big(work: Path, entries: int, same_texts: bool = False) -> dict[str, float]:
+def big(work: Path, entries: int, same_texts: bool = False, keep: Path | None = None) -> dict[str, float]:
     glossary = generate(entries, work / "big", same_texts)
     cache = work / "big-cache"
     out = {"entries": entries, "same_texts": same_texts, **_child("app", str(glossary), cache=cache)}
@@ -241,11 +246,30 @@ def big(work: Path, entries: int, same_texts: bool = False) -> dict[str, float]:
     out["one_entry_rebuild_s"] = _child("load", str(glossary), cache=cache)["load_s"]
     _edit(glossary)
     out["one_entry_searchable_s"] = _child("search", str(glossary), cache=cache)["load_s"]
+    if keep is not None:
+        shutil.copytree(glossary.parent, keep / "big", dirs_exist_ok=True)
+        shutil.copytree(cache, keep / "big-cache", dirs_exist_ok=True)
     for threads in (1, 2):
         out[f"texts_per_s_{threads}_threads"] = _child("speed", str(glossary), str(threads), cache=cache)[
             "rate"
         ]
     return out
+
+
+def edits(glossary: Path, cache: Path) -> dict[str, object]:
+    whole: list[float] = []
+    searchable: list[float] = []
+    for _ in range(EDIT_ROUNDS):
+        _edit(glossary)
+        whole.append(_child("load", str(glossary), cache=cache)["load_s"])
+        _edit(glossary)
+        searchable.append(_child("search", str(glossary), cache=cache)["load_s"])
+    return {
+        "whole_s": whole,
+        "searchable_s": searchable,
+        "whole_median_s": statistics.median(whole),
+        "searchable_median_s": statistics.median(searchable),
+    }
 
 
 def _floor_s(glossary: Path, cache: Path) -> float:
@@ -395,8 +419,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--sections",
         default="start,edit,big,first,throughput",
-        help="Comma-separated: start, edit, big, first, throughput.",
+        help="Comma-separated: start, edit, big, first, throughput, edits.",
     )
+    parser.add_argument("--keep", type=Path, help="Big: copy its glossary and cache here when it is built.")
+    parser.add_argument("--glossary", type=Path, help="Edits: a glossary already built in --cache.")
+    parser.add_argument("--cache", type=Path, help="Edits: the cache --glossary was built in.")
     parser.add_argument(
         "--same-texts",
         action="store_true",
@@ -407,6 +434,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=DEPLOY_FILE)
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if "edits" in args.sections.split(",") and not (args.glossary and args.cache):
+        parser.error("the edits section needs --glossary and --cache")
     if args.child:
         mode, glossary, *rest = args.child
         print(json.dumps(child(mode, Path(glossary), *(int(r) for r in rest))))
@@ -418,7 +447,8 @@ def main(argv: list[str] | None = None) -> None:
         sections: dict[str, Callable[[Path], Mapping[str, object]]] = {
             "start": start,
             "edit": edit,
-            "big": lambda w: big(w, args.entries, args.same_texts),
+            "big": lambda w: big(w, args.entries, args.same_texts, args.keep),
+            "edits": lambda w: edits(args.glossary, args.cache),
             "first": lambda w: first(w, args.first),
             "throughput": throughput,
         }
