@@ -103,7 +103,8 @@ class EmbeddingStore:
 
         One pass: the wanted keys go into a temporary table joined with the vectors (a 5,000-entry
         glossary asks for 62k keys: chunked ``IN`` lists cost a query plan and a B-tree descent per
-        chunk), and the rows come back as one buffer (an array per row cost a 5,000-entry edit 2 s).
+        chunk), and the rows come back as one matrix, which the build encoder fills in place (the
+        read itself is SQLite's: 30,984 texts took 0.9 s either way).
         Vectors not marked used for ``_USED_RESOLUTION_S`` are marked now, so that builds in quick
         succession (edits) do not rewrite every row's timestamp.
         """

@@ -240,7 +240,7 @@ def load_or_build(
     want = Wanted.of(passages, glossary_hash, encoder, recipe, ann_threshold, nprobe)
 
     def build(work: Path, notes: dict[str, object]) -> VectorIndex:
-        earlier = _earlier(folder, encoder.id, recipe, encoder.dim, artifact.path)
+        earlier = _earlier(folder, encoder.id, recipe, encoder.dim, artifact.path, want.kind == "ivf")
         built = VectorIndex.build(
             passages, encoder, glossary_hash, recipe, ann_threshold, nprobe, earlier, want.rows
         )
@@ -255,46 +255,57 @@ def load_or_build(
     return load_or_publish(artifact, want.load, build, rebuild=rebuild, fallback=True)
 
 
-def _earlier(folder: Path, encoder_id: str, recipe: str, dim: int, replacing: Path) -> Earlier | None:
-    """What the most recently used saved index of this encoder and recipe lends a new build (its
-    manifest is read as plain JSON, not validated row by row). None when no such index is readable.
-    Never the index being replaced: it failed its checks, or a rebuild was asked for."""
+def _earlier(folder: Path, encoder_id: str, recipe: str, dim: int, replacing: Path, ivf: bool) -> Earlier:
+    """What the most recently used saved indexes of this encoder and recipe lend a new build, each
+    manifest read once (as plain JSON, not validated row by row): the cells of the newest IVF one
+    whose cells file checks out, if the build is IVF (``ivf``), and the vectors of the newest one
+    whose digests and FAISS file check out, never those of the index being replaced (it failed its
+    checks, or a rebuild was asked for)."""
+    cells: ann.Cells | None = None
+    by_digest: tuple[np.ndarray, np.ndarray] | None = None
     for candidate in _INDEXES.newest_first(folder)[:RECENT_SCANNED]:
-        if candidate == replacing:
-            continue
+        if (cells is not None or not ivf) and by_digest is not None:
+            break
         try:
             manifest = json.loads((candidate / MANIFEST_FILE).read_bytes())
             if (manifest.get("encoder_id"), manifest.get("recipe")) != (encoder_id, recipe):
                 continue
-            cells = _read_cells(candidate, manifest)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, ValueError, AttributeError):
             continue
-        return _with_vectors(candidate, manifest, cells, dim)
-    return None
+        if ivf and cells is None:
+            cells = _read_cells(candidate, manifest)
+        if by_digest is None and candidate != replacing:
+            by_digest = _by_digest(candidate, manifest, dim)
+    if by_digest is None:
+        return Earlier.cells_only(cells, dim)
+    return Earlier(cells, *by_digest)
 
 
-def _with_vectors(folder: Path, manifest: dict, cells: ann.Cells | None, dim: int) -> Earlier:
-    """A saved index's cells and, where its digests file and FAISS file are the ones its manifest
-    vouches for, its rows' vectors by digest; its cells alone otherwise."""
+def _by_digest(folder: Path, manifest: dict, dim: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """A saved index's row digests and vectors, if its digests file and FAISS file are the ones
+    its manifest vouches for."""
     try:
         digests = _read_npy(folder / DIGESTS_FILE, manifest.get("digests_sha256"))
         rows = (len(manifest["rows"]), DIGEST_BYTES)
-        if digests is not None and digests.dtype == np.uint8 and digests.shape == rows:
-            vectors = index_vectors(read_faiss(folder, manifest["faiss_sha256"]))
-            if vectors.shape == (len(digests), dim):
-                return Earlier(cells, digests, vectors)
+        if digests is None or digests.dtype != np.uint8 or digests.shape != rows:
+            return None
+        vectors = index_vectors(read_faiss(folder, manifest["faiss_sha256"]))
     except (OSError, ValueError, KeyError, TypeError, IndexStoreError):
-        pass
-    return Earlier.cells_only(cells, dim)
+        return None
+    return (digests, vectors) if vectors.shape == (len(digests), dim) else None
 
 
 def _read_cells(folder: Path, manifest: dict) -> ann.Cells | None:
+    """A saved IVF index's cells, if its cells file is the one its manifest vouches for."""
     if manifest.get("index_kind") != "ivf":
         return None
-    centroids = _read_npy(folder / CELLS_FILE, manifest.get("cells_sha256"))
-    if centroids is None or centroids.ndim != 2 or centroids.dtype != np.float32:
+    try:
+        centroids = _read_npy(folder / CELLS_FILE, manifest.get("cells_sha256"))
+        if centroids is None or centroids.ndim != 2 or centroids.dtype != np.float32:
+            return None
+        return ann.Cells(centroids, len(manifest["rows"]))
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    return ann.Cells(centroids, len(manifest["rows"]))
 
 
 def _read_npy(path: Path, sha256: object) -> np.ndarray | None:
