@@ -320,7 +320,7 @@ def _throughput(glossary: Path, settings: Settings) -> dict:
     passages = glossary_passages(list(load_glossary([glossary]).entries))
     by_prompt = {p: [x.text for x in passages if x.prompt == p] for p in ("passage", "query")}
     texts = sum(len(t) for t in by_prompt.values())
-    faster = bulk.lazy(serving, settings.cache_dir, cores())
+    faster = bulk.lazy(serving, settings.cache_dir, cores(), settings.bulk_memory_mb)
     encoder = faster(min(len(t) for t in by_prompt.values())) or serving
     build, bare = [], []
     with using(serving, cores()), tempfile.TemporaryDirectory() as tmp:

