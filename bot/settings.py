@@ -143,10 +143,10 @@ class Settings(BaseSettings):
     bulk_memory_mb: int = Field(
         default=BULK_MEMORY_MB,
         ge=0,
-        description="Resident memory (MB) a build may take the process to with a faster batch "
-        "encoder: one that would go past it (what the process holds now plus what the encoder adds "
-        "to its peak: onnx 500 MB, sentence-transformers 2.4 GB) is not loaded, and the serving "
-        "encoder encodes, more slowly; 0: no limit.",
+        description="Resident memory (MB) within which a build may load a faster batch encoder: one "
+        "that would go past it (what the process holds now plus what the encoder adds to its peak: "
+        "onnx 500 MB, sentence-transformers 2.4 GB) is not loaded, and the serving encoder encodes, "
+        "more slowly. It bounds the encoder's share only, not the build's; 0: no limit.",
     )
     embedding_store: Path | None = Field(
         default=None,
