@@ -123,6 +123,7 @@ class VectorIndex:
         digests = text_digests(passages)
         earlier = earlier or Earlier.cells_only(None, encoder.dim)
         vectors, known = earlier.take(digests, encoder.dim)
+        earlier.forget()
         if isinstance(encoder, CountsTaken):
             encoder.taken(int(np.count_nonzero(known)))
         for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):

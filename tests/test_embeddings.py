@@ -468,3 +468,33 @@ def test_a_lookup_where_every_stored_vector_has_another_width_finds_none(tmp_pat
     store.add("e", "passage", ["d"], np.ones((1, 4), dtype=np.float32))
     found = _stored(store, "e", "passage", ["a", "b", "c", "d"], 4)
     assert [v is not None for v in found] == [False, False, False, True]
+
+
+def test_a_rebuild_lets_the_last_index_vectors_go_before_it_makes_the_new_index(tmp_path, monkeypatch):
+    """The last index's matrix is let go once its vectors are taken: kept, it was a third matrix
+    beside the two the new index's making holds."""
+    import weakref
+
+    from index import store as store_module
+
+    texts = ["alpha", "beta", "gamma"]
+    load_or_build(tmp_path / "i", _passages(texts), _builder(tmp_path, CountingEncoder()), "g1", "r")
+    lent: list[weakref.ref] = []
+    real_earlier, real_make = store_module._earlier, store_module.ann.make_index
+
+    def earlier(*args):
+        found = real_earlier(*args)
+        lent.append(weakref.ref(found.vectors))
+        return found
+
+    def make_index(*args):
+        assert lent and lent[0]() is None, "the last index's vectors are still held"
+        return real_make(*args)
+
+    monkeypatch.setattr(store_module, "_earlier", earlier)
+    monkeypatch.setattr(store_module.ann, "make_index", make_index)
+    inner = CountingEncoder()
+    load_or_build(
+        tmp_path / "i", _passages([*texts[:2], "gamma (edited)"]), _builder(tmp_path, inner), "g2", "r"
+    )
+    assert inner.texts == ["gamma (edited)"], "the unchanged texts came from the last index"
