@@ -47,7 +47,7 @@ PAYS_FROM = {"onnx": 100, "sentence-transformers": 5000}
 MIN_TEXTS = min(PAYS_FROM.values())
 #: What loading a backend and encoding with it adds to the process's peak resident memory, in MB.
 #: onnx: the advice sentences of 5,000 generated entries, in the app's order (2026-12-04), went from
-#: 576 MB to 874 MB as it loaded and to 1,060 MB while it encoded: +484, rounded up.
+#: 576 MB to 874 MB as it loaded and to 1,060 MB while it encoded: +484 (+540 in an earlier trace).
 #: sentence-transformers: peaks near 2.4 GB.
 PEAK_COST_MB = {"onnx": 500, "sentence-transformers": 2400}
 #: ``Settings.bulk_memory_mb``'s default: the 5,000-entry build's target peak.
