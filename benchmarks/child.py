@@ -67,7 +67,7 @@ def serve(backend: str, cache: Path, glossary: list[Path]) -> dict:
 MODES = {"bare": STACK, "bare-encoder": (), "bare-app": (*STACK, "gradio")}
 
 
-def _status_mb(field: str) -> float:
+def status_mb(field: str) -> float:
     """VmRSS (now) or VmHWM (peak) of this process. Not ru_maxrss: Linux carries that over from
     the parent across fork and exec, so a child of a big benchmark process would report its size."""
     with open("/proc/self/status", encoding="utf-8") as fh:
@@ -83,6 +83,6 @@ if __name__ == "__main__":
         stamps = bare(backend, Path(cache), MODES[mode])
     else:
         stamps = serve(backend, Path(cache), [Path(g) for g in glossary])
-    stamps["peak_rss_mb"] = _status_mb("VmHWM")
-    stamps["rss_mb"] = _status_mb("VmRSS")
+    stamps["peak_rss_mb"] = status_mb("VmHWM")
+    stamps["rss_mb"] = status_mb("VmRSS")
     print(json.dumps(stamps))

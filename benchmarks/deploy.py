@@ -48,6 +48,8 @@ from typing import TYPE_CHECKING
 import httpx
 import yaml
 
+from benchmarks.child import status_mb
+
 if TYPE_CHECKING:
     from bot.settings import Settings
 
@@ -386,15 +388,7 @@ def child(mode: str, glossary: Path, threads: int = 1) -> dict:
         bot.answer(question)
         latencies.append(time.perf_counter() - t0)
     p50_ms = 1000 * statistics.median(latencies)
-    return {**out, "query_p50_ms": p50_ms, "peak_rss_mb": _status_mb("VmHWM"), "rss_mb": _status_mb("VmRSS")}
-
-
-def _status_mb(field: str) -> float:
-    """This process's ``VmHWM`` (peak resident) or ``VmRSS`` (resident now), in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+    return {**out, "query_p50_ms": p50_ms, "peak_rss_mb": status_mb("VmHWM"), "rss_mb": status_mb("VmRSS")}
 
 
 def stamp() -> str:
