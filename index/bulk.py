@@ -67,8 +67,10 @@ def resident_mb() -> float | None:
 
 def _fits(name: str, budget_mb: int) -> bool:
     """Whether loading backend ``name`` keeps the process within ``budget_mb`` (0: no budget)."""
+    if budget_mb == 0:
+        return True
     now = resident_mb()
-    if budget_mb == 0 or now is None or now + PEAK_COST_MB[name] <= budget_mb:
+    if now is None or now + PEAK_COST_MB[name] <= budget_mb:
         return True
     log.info(
         "bulk encoding: %s would take this process from %.0f MB past its %d MB budget "

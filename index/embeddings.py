@@ -89,7 +89,7 @@ class EmbeddingStore:
 
         One pass: the wanted keys go into a temporary table joined with the vectors (a 5,000-entry
         glossary asks for 62k keys: chunked ``IN`` lists cost a query plan and a B-tree descent per
-        chunk), and each row is copied into the caller's matrix as it is read. Holding the rows
+        chunk), and the rows are copied into the caller's matrix a block at a time. Holding the rows
         first, then joining them into one matrix, had held every vector three times: looking up
         49,979 stored texts of a 5,000-entry glossary peaked 307 MB above what the process held
         before, now 94 MB, its result's 73 MB included (tracemalloc; 1.1 s either way).
