@@ -34,6 +34,7 @@ from tqdm import tqdm
 
 from index.bulk import MIN_TEXTS as BULK_MIN_TEXTS
 from index.encoders.base import Encoder
+from index.rows import Prompt
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +84,17 @@ class EmbeddingStore:
             self._opened = self._open()
         return self._opened
 
-    def lookup(self, encoder_id: str, prompt: str, texts: Sequence[str], into: np.ndarray) -> np.ndarray:
-        """Write text ``i``'s stored vector into ``into[i]`` and say which texts were found (all
-        False where the store is unusable; a vector of another width than ``into``'s is ignored).
+    def lookup(
+        self,
+        encoder_id: str,
+        prompt: str,
+        texts: Sequence[str],
+        into: np.ndarray,
+        rows: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Write text ``i``'s stored vector into ``into[rows[i]]`` (``rows``: default ``i``) and say
+        which texts were found (all False where the store is unusable; a vector of another width than
+        ``into``'s is ignored).
 
         One pass: the wanted keys go into a temporary table joined with the vectors (a 5,000-entry
         glossary asks for 62k keys: chunked ``IN`` lists cost a query plan and a B-tree descent per
@@ -99,6 +108,7 @@ class EmbeddingStore:
         found = np.zeros(len(texts), dtype=bool)
         if not self._usable:
             return found
+        at = np.arange(len(texts)) if rows is None else np.asarray(rows)
         keys = [digest(t) for t in texts]
         first = {k: i for i, k in reversed(list(enumerate(keys)))}
         width = into.shape[1] * into.itemsize
@@ -107,16 +117,16 @@ class EmbeddingStore:
             with closing(self._connect()) as db, db:
                 db.execute("CREATE TEMP TABLE wanted (digest BLOB PRIMARY KEY, slot INTEGER) WITHOUT ROWID")
                 db.executemany("INSERT INTO wanted VALUES (?, ?)", first.items())
-                rows = db.execute(
+                cursor = db.execute(
                     "SELECT w.slot, v.vector FROM wanted w CROSS JOIN vectors v "
                     "ON v.encoder = ? AND v.prompt = ? AND v.digest = w.digest",
                     (encoder_id, prompt),
                 )
-                while fetched := rows.fetchmany(_READ_ROWS):
+                while fetched := cursor.fetchmany(_READ_ROWS):
                     chunk = [(slot, blob) for slot, blob in fetched if len(blob) == width]
                     slots = [slot for slot, _ in chunk]
                     block = np.frombuffer(b"".join(blob for _, blob in chunk), dtype=into.dtype)
-                    into[slots] = block.reshape(len(chunk), into.shape[1])
+                    into[at[slots]] = block.reshape(len(chunk), into.shape[1])
                     found[slots] = True
                 db.execute(
                     "UPDATE vectors SET used = ? WHERE encoder = ? AND prompt = ? AND used < ? "
@@ -128,8 +138,9 @@ class EmbeddingStore:
             return np.zeros(len(texts), dtype=bool)
         if len(first) < len(keys):  # a text asked twice: its first slot's row
             again = np.array([first[k] for k in keys])
-            into[found[again]] = into[again[found[again]]]
-            found = found[again]
+            hit = found[again]
+            into[at[hit]] = into[at[again[hit]]]
+            found = hit
         return found
 
     def add(self, encoder_id: str, prompt: str, texts: Sequence[str], vectors: np.ndarray) -> None:
@@ -304,42 +315,53 @@ class BuildEncoder:
         self._asked = 0
 
     def encode_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, "query", self.inner.encode_queries)
+        return self._encoded("query", texts)
 
     def encode_passages(self, texts: list[str]) -> np.ndarray:
-        return self._encode(texts, "passage", self.inner.encode_passages)
+        return self._encoded("passage", texts)
 
-    def _encode(self, texts: list[str], prompt: str, encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
-        """Stored vectors, and the rest encoded once per distinct text (entries may share a text),
-        shortest first so that each batch is of like lengths (padding backends pad little)."""
+    def _encoded(self, prompt: Prompt, texts: list[str]) -> np.ndarray:
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        self.encode_into(prompt, texts, out, np.arange(len(texts)))
+        return out
+
+    def encode_into(self, prompt: Prompt, texts: list[str], out: np.ndarray, rows: np.ndarray) -> None:
+        """Text ``i``'s vector into ``out[rows[i]]`` (``index.encoders.base.encode_into``): the
+        stored ones read straight into it, the rest encoded once per distinct text (entries may share
+        a text), shortest first so that each batch is of like lengths (padding backends pad little)."""
         self._asked += len(texts)
-        unique = list(dict.fromkeys(texts))
-        vectors = np.empty((len(unique), self.dim), dtype=np.float32)
-        have = self.store.lookup(self.id, prompt, unique, vectors)
+        first: dict[str, int] = {}
+        for i, text in enumerate(texts):
+            first.setdefault(text, i)
+        unique = list(first)
+        at = rows[list(first.values())]
+        have = self.store.lookup(self.id, prompt, unique, out, at)
         missing = sorted(np.flatnonzero(~have).tolist(), key=lambda i: len(unique[i]))
         found = len(unique) - len(missing)
         self.status.expect(len(unique), found)
         if missing:
             log.info("%s: %d texts to encode, %d already encoded", self.status.stage, len(missing), found)
-        many = len(missing) >= self.bulk_min_texts
-        if self.bulk is not None and many and (faster := self.bulk(len(missing))):
-            encode = faster.encode_queries if prompt == "query" else faster.encode_passages
+        encoder = self.inner
+        if self.bulk is not None and len(missing) >= self.bulk_min_texts:
+            encoder = self.bulk(len(missing)) or encoder
+        encode = encoder.encode_queries if prompt == "query" else encoder.encode_passages
         bar = tqdm(total=len(missing), desc=self.status.stage, unit="text", disable=not self.progress)
         started = time.perf_counter()
         for start in range(0, len(missing), BUILD_BATCH):
             slots = missing[start : start + BUILD_BATCH]
             fresh = [unique[i] for i in slots]
-            vectors[slots] = encode(fresh)
-            self.store.add(self.id, prompt, fresh, vectors[slots])
+            vectors = encode(fresh)
+            out[at[slots]] = vectors
+            self.store.add(self.id, prompt, fresh, vectors)
             self.status.advance(len(fresh))
             bar.update(len(fresh))
         bar.close()
         self.encoded += len(missing)
         self.encoding_s += time.perf_counter() - started
-        if len(unique) == len(texts):  # no text asked twice: the rows are in the texts' order
-            return vectors
-        slot = {t: i for i, t in enumerate(unique)}
-        return vectors[[slot[t] for t in texts]]
+        if len(unique) < len(texts):  # a text asked again: its first row's vector
+            source = np.array([first[t] for t in texts])
+            again = np.flatnonzero(source != np.arange(len(texts)))
+            out[rows[again]] = out[rows[source[again]]]
 
     def end_bulk(self) -> None:
         """From here on, encode with the serving encoder alone (the store still first), and let the

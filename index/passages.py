@@ -12,11 +12,9 @@ which invalidates saved indexes through their manifest.
 from __future__ import annotations
 
 from glossary import GlossaryEntry
-from index.rows import Passage, Prompt, TextKind
+from index.rows import PROMPTS, Passage, TextKind
 
 RECIPE = "fields-v5-kinds"
-#: Each text is embedded with both e5 prompts, passage first (the order is part of the recipe).
-PROMPTS: tuple[Prompt, ...] = ("passage", "query")
 #: The text fields, in the order their passages are made (the order is part of the recipe).
 FIELD_ORDER = (
     ("definition", "en"),

@@ -8,6 +8,8 @@ from typing import Literal
 
 #: The e5 prompt a text is embedded with.
 Prompt = Literal["passage", "query"]
+#: Each text is embedded with both e5 prompts, passage first (the order is part of the recipe).
+PROMPTS: tuple[Prompt, ...] = ("passage", "query")
 #: Whose text a row embeds (see ``Row.kind``).
 TextKind = Literal["field", "paraphrase"]
 

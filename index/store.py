@@ -32,9 +32,9 @@ from glossary import pruning
 from glossary.files import Artifact, atomic_path, atomic_write, load_or_publish
 from index import ann
 from index.earlier import DIGEST_BYTES, DIGESTS_FILE, CountsTaken, Earlier, index_vectors, text_digests
-from index.encoders.base import Encoder
+from index.encoders.base import Encoder, encode_into
 from index.errors import IndexStoreError
-from index.rows import Passage, Row, rows_of
+from index.rows import PROMPTS, Passage, Row, rows_of
 
 log = logging.getLogger(__name__)
 
@@ -126,14 +126,14 @@ class VectorIndex:
         earlier.forget()
         if isinstance(encoder, CountsTaken):
             encoder.taken(int(np.count_nonzero(known)))
-        for prompt, encode in (("passage", encoder.encode_passages), ("query", encoder.encode_queries)):
+        for prompt in PROMPTS:
             # Sorted by length: padding backends then pad little in each batch (rows keep their slots).
             slots = sorted(
                 (i for i, p in enumerate(passages) if p.prompt == prompt and not known[i]),
                 key=lambda i: len(passages[i].text),
             )
             if slots:
-                vectors[slots] = encode([passages[i].text for i in slots])
+                encode_into(encoder, prompt, [passages[i].text for i in slots], vectors, np.array(slots))
         index = ann.make_index(vectors, ann_threshold, nprobe, earlier.cells)
         manifest = Manifest(
             format_version=FORMAT_VERSION,

@@ -14,6 +14,7 @@ from typing import Protocol, Self, runtime_checkable
 import numpy as np
 
 from index.convert import PASSAGE_PROMPT, QUERY_PROMPT, default_weights_path, weights_sha256
+from index.rows import Prompt
 
 #: The model every backend serves unless a custom sentence-transformers model is configured.
 BUNDLED_MODEL = "multilingual-e5-small"
@@ -38,6 +39,28 @@ class Encoder(Protocol):
     def encode_queries(self, texts: list[str]) -> np.ndarray: ...
 
     def encode_passages(self, texts: list[str]) -> np.ndarray: ...
+
+
+@runtime_checkable
+class FillsRows(Protocol):
+    """An encoder that writes its vectors into its caller's matrix (the build encoder)."""
+
+    def encode_into(self, prompt: Prompt, texts: list[str], out: np.ndarray, rows: np.ndarray) -> None:
+        """Text ``i``'s vector into ``out[rows[i]]``."""
+        ...
+
+
+def encode_into(
+    encoder: Encoder, prompt: Prompt, texts: list[str], out: np.ndarray, rows: np.ndarray
+) -> None:
+    """Text ``i``'s vector, with ``prompt``, into ``out[rows[i]]``: without a matrix of its own where
+    the encoder can fill ``out`` (``FillsRows``). An index build's matrix is one of the largest
+    things a build holds (84k sentences at 5,000 entries: 129 MB), and a build encoder returning
+    its own, deduplicated and then reordered, had held it three times at the peak."""
+    if isinstance(encoder, FillsRows):
+        encoder.encode_into(prompt, texts, out, rows)
+    else:
+        out[rows] = encoder.encode_queries(texts) if prompt == "query" else encoder.encode_passages(texts)
 
 
 class Backend(Encoder, Protocol):
