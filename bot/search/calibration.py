@@ -32,6 +32,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from bot.search import transfer
+from bot.search.logistic import fit_logistic
 from bot.search.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
 from bot.search.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
 from bot.understand.query import Reading, read
@@ -157,13 +158,11 @@ class Logistic(BaseModel):
     @classmethod
     def fit_standardised(cls, z: np.ndarray, y: np.ndarray, scale: Standard) -> Logistic:
         """Fit on features already standardised by ``scale`` (kept to standardise what it is asked)."""
-        from sklearn.linear_model import LogisticRegression
-
         if len(set(y.tolist())) < 2:  # nothing to separate: a constant probability
             coef, intercept = [0.0] * z.shape[1], 0.0
         else:
-            model = LogisticRegression(C=_C, max_iter=1000).fit(z, y)
-            coef, intercept = model.coef_[0].tolist(), float(model.intercept_[0])
+            weights, intercept = fit_logistic(z, y, _C)
+            coef = weights.tolist()
         return cls(mean=scale.mean.tolist(), scale=scale.scale.tolist(), coef=coef, intercept=intercept)
 
 
@@ -312,11 +311,9 @@ def _rescaled(model: Logistic, borrowed: transfer.Borrowed) -> Logistic:
     one: serving is unchanged."""
     if len(set(borrowed.right)) < 2:
         return model
-    from sklearn.linear_model import LogisticRegression
-
     odds = np.asarray(borrowed.z) @ np.asarray(model.coef) + model.intercept
-    platt = LogisticRegression(C=_C).fit(odds[:, None], np.asarray(borrowed.right).astype(int))
-    slope, shift = float(platt.coef_[0][0]), float(platt.intercept_[0])
+    weights, shift = fit_logistic(odds[:, None], np.asarray(borrowed.right, dtype=bool), _C)
+    slope = float(weights[0])
     if slope <= 0:  # the borrowed questions disagree with the model's order: keep it as it is
         return model
     coef = [slope * c for c in model.coef]
