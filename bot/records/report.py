@@ -26,7 +26,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-from sklearn.cluster import AgglomerativeClustering
 
 from bot.core import GlossaryBot
 from bot.inputs import json_line
@@ -134,6 +133,10 @@ def group_declined(
     if len(texts) == 1:
         labels = np.zeros(1, dtype=int)
     else:
+        # Imported here: scikit-learn imports pandas and scipy.stats, ~100 MB that every app process
+        # would otherwise hold from its start, though only a maintainer's report clusters.
+        from sklearn.cluster import AgglomerativeClustering
+
         clustering = AgglomerativeClustering(
             n_clusters=None, metric="cosine", linkage="average", distance_threshold=GROUP_DISTANCE
         )
