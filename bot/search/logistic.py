@@ -21,18 +21,17 @@ GRADIENT_TOLERANCE = 1e-9
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, float]:
     """Coefficients and intercept for rows ``x`` and labels ``y`` (both classes present)."""
-    from scipy.optimize import minimize  # only a process that fits holds it
+    from scipy.optimize import minimize  # only a process that fits holds these
+    from scipy.special import expit, log_expit
 
     rows = np.hstack([np.asarray(x, dtype=np.float64), np.ones((len(x), 1))])
     sign = np.where(np.asarray(y, dtype=bool), 1.0, -1.0)
 
     def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
         margin = sign * (rows @ w)
-        loss = np.logaddexp(0.0, -margin)
-        wrong = np.exp(-np.logaddexp(0.0, margin))  # 1 / (1 + e^margin), without overflow
-        grad = -c * (rows.T @ (sign * wrong))
+        grad = -c * (rows.T @ (sign * expit(-margin)))
         grad[:-1] += w[:-1]
-        return float(c * loss.sum() + 0.5 * w[:-1] @ w[:-1]), grad
+        return float(-c * log_expit(margin).sum() + 0.5 * w[:-1] @ w[:-1]), grad
 
     found = minimize(
         objective,
