@@ -22,6 +22,8 @@ from typing import Literal
 import faiss
 import numpy as np
 
+from index.pages import release_rows
+
 Kind = Literal["flat", "ivf"]
 
 #: Row count from which the index is approximate (the ``ann_threshold`` setting's default).
@@ -36,6 +38,8 @@ CANDIDATES = 1024
 #: k-means sees this many training vectors per cell (faiss warns below 39).
 TRAIN_PER_CELL = 40
 SEED = 1234
+#: Rows added to an index at a time when its matrix is handed over (``make_index``'s ``consume``).
+ADD_ROWS = 8192
 #: A new IVF index takes the trained cells of an earlier one (of the same encoder and recipe) whose
 #: row count differs by at most this share: an edit moves a few vectors, and k-means over all of them
 #: again costs seconds at 62k rows for cells that would hardly move.
@@ -78,9 +82,12 @@ def make_index(
     threshold: int = DEFAULT_THRESHOLD,
     nprobe: int = DEFAULT_NPROBE,
     cells: Cells | None = None,
+    consume: bool = False,
 ):
     """An index holding ``vectors`` (L2-normalised float32 rows), exact or IVF by their number; an IVF
-    one takes ``cells`` (an earlier index's) when they suit (``Cells.suit``), else trains its own."""
+    one takes ``cells`` (an earlier index's) when they suit (``Cells.suit``), else trains its own.
+    ``consume``: the caller hands ``vectors`` over; the rows added to the index are freed as it goes
+    (``index.pages``), and ``vectors`` reads as zeros after."""
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     n, dim = vectors.shape
     index: faiss.Index
@@ -95,7 +102,10 @@ def make_index(
         index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, n_list, faiss.METRIC_INNER_PRODUCT)
         sample = np.random.default_rng(SEED).choice(n, min(n, n_list * TRAIN_PER_CELL), replace=False)
         index.train(vectors[np.sort(sample)])
-    index.add(vectors)
+    for start in range(0, n, ADD_ROWS):
+        index.add(vectors[start : start + ADD_ROWS])
+        if consume:
+            release_rows(vectors, start + ADD_ROWS)
     configure(index, nprobe)
     return index
 

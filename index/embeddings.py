@@ -297,13 +297,16 @@ class BuildEncoder:
         progress: bool = False,
         bulk: Callable[[int], Encoder | None] | None = None,
         bulk_min_texts: int = BULK_MIN_TEXTS,
+        between_batches: Callable[[], None] | None = None,
     ) -> None:
         """``bulk``: for a number of texts to encode, an encoder that matches ``inner`` and is faster
         in batches (or None); asked for calls with at least ``bulk_min_texts`` texts to encode
-        (``index.bulk``; 0: never)."""
+        (``index.bulk``; 0: never). ``between_batches``: called after each batch is stored (the
+        caller's housekeeping: ``bot.allocation.GiveBackOnGrowth``)."""
         self.inner = inner
         self.bulk = bulk if bulk_min_texts > 0 else None
         self.bulk_min_texts = bulk_min_texts
+        self.between_batches = between_batches
         self.id: str = inner.id
         self.dim: int = inner.dim
         self.store = store
@@ -355,6 +358,8 @@ class BuildEncoder:
             self.store.add(self.id, prompt, fresh, vectors)
             self.status.advance(len(fresh))
             bar.update(len(fresh))
+            if self.between_batches is not None:
+                self.between_batches()
         bar.close()
         self.encoded += len(missing)
         self.encoding_s += time.perf_counter() - started

@@ -134,7 +134,7 @@ class VectorIndex:
             )
             if slots:
                 encode_into(encoder, prompt, [passages[i].text for i in slots], vectors, np.array(slots))
-        index = ann.make_index(vectors, ann_threshold, nprobe, earlier.cells)
+        index = ann.make_index(vectors, ann_threshold, nprobe, earlier.cells, consume=True)
         manifest = Manifest(
             format_version=FORMAT_VERSION,
             glossary_hash=glossary_hash,

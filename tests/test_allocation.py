@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import allocation
-from bot.allocation import BUILD_THRESHOLD, fewer_collections
+from bot.allocation import BUILD_THRESHOLD, REGROWTH_MB, GiveBackOnGrowth, fewer_collections
 
 
 @pytest.fixture
@@ -63,3 +63,56 @@ def test_what_a_build_freed_goes_back_to_the_system_when_it_ends():
         pass
     assert _resident_mb() < before - 50, "the freed heap stayed with the process"
     assert len(keep) == 500
+
+
+class Resident:
+    """A stand-in for resident memory: the values it is set to, in MB."""
+
+    def __init__(self, mb: float | None) -> None:
+        self.mb = mb
+
+    def __call__(self) -> float | None:
+        return self.mb
+
+
+@pytest.fixture
+def handed_back(monkeypatch):
+    calls: list[int] = []
+    monkeypatch.setattr(allocation, "give_back", lambda: calls.append(1))
+    return calls
+
+
+def test_the_heap_is_handed_back_between_batches_only_once_memory_has_grown(handed_back):
+    resident = Resident(500.0)
+    hook = GiveBackOnGrowth(resident=resident)
+    resident.mb = 500 + REGROWTH_MB - 1
+    hook()
+    assert handed_back == []
+    resident.mb = 500 + REGROWTH_MB
+    hook()
+    assert handed_back == [1]
+
+
+def test_growth_is_counted_from_what_was_resident_after_the_last_hand_back(handed_back):
+    resident = Resident(500.0)
+    hook = GiveBackOnGrowth(grown_mb=10, resident=resident)
+    resident.mb = 600.0  # live memory: handing back frees nothing, and 600 is the new mark
+    hook()
+    resident.mb = 609.0
+    hook()
+    assert len(handed_back) == 1
+    resident.mb = 610.0
+    hook()
+    assert len(handed_back) == 2
+
+
+def test_where_resident_memory_cannot_be_read_nothing_is_handed_back(handed_back):
+    resident = Resident(None)
+    hook = GiveBackOnGrowth(grown_mb=10, resident=resident)
+    hook()
+    resident.mb = 900.0  # readable from here on: the first reading is the mark
+    hook()
+    assert handed_back == []
+    resident.mb = 910.0
+    hook()
+    assert handed_back == [1]

@@ -165,6 +165,22 @@ def test_status_counts_stored_and_encoded_texts(tmp_path):
     assert "2/2 texts (1 already encoded)" in status.describe()
 
 
+def test_the_housekeeping_hook_runs_once_after_each_stored_batch(tmp_path):
+    stored_when_called: list[int] = []
+
+    def hook() -> None:
+        with sqlite3.connect(tmp_path / STORE_FILE) as db:
+            stored_when_called.append(db.execute("SELECT count(*) FROM vectors").fetchone()[0])
+
+    builder = BuildEncoder(
+        CountingEncoder(), EmbeddingStore(tmp_path / STORE_FILE), BuildStatus(), between_batches=hook
+    )
+    builder.encode_passages([f"text {i}" for i in range(BUILD_BATCH + 1)])
+    assert stored_when_called == [BUILD_BATCH, BUILD_BATCH + 1]
+    builder.encode_passages(["text 0"])  # stored already: no batch, no call
+    assert len(stored_when_called) == 2
+
+
 def test_a_one_entry_edit_of_a_user_glossary_encodes_only_that_entry(tmp_path):
     """The bot end to end (a small glossary: calibration is the shipped one, nothing to encode there)."""
     entries = [user_entry(f"term-{i}", definition_en=f"Definition number {i}.") for i in range(3)]
@@ -487,9 +503,9 @@ def test_a_rebuild_lets_the_last_index_vectors_go_before_it_makes_the_new_index(
         lent.append(weakref.ref(found.vectors))
         return found
 
-    def make_index(*args):
+    def make_index(*args, **kwargs):
         assert lent and lent[0]() is None, "the last index's vectors are still held"
-        return real_make(*args)
+        return real_make(*args, **kwargs)
 
     monkeypatch.setattr(store_module, "_earlier", earlier)
     monkeypatch.setattr(store_module.ann, "make_index", make_index)

@@ -27,6 +27,9 @@ APP_ORDER_FORMS = [
     ("one_entry_searchable_s", "{:.1f} s"),
     ("rss_mb", "{:.0f} MB"),
 ]
+#: The memory runs (``python -m benchmarks.memory --label``) the README quotes, and their figures.
+MEMORY_RUNS = ("before", "trimmed", "released")
+MEMORY_FORMS = [("bot_peak_rss_mb", "{:,.0f} MB"), ("app_peak_rss_mb", "{:,.0f} MB")]
 #: (section, key, how the README writes it)
 FIGURES = [
     ("start", "fresh_s", "{:.1f} s"),
@@ -45,6 +48,9 @@ FIGURES = [
     ("big", "query_p50_ms", "{:.1f} ms"),
     *((f"big_{run}", key, form) for run in BIG_RUNS for key, form in BIG_FORMS),
     *((f"big_{run}", key, form) for run in APP_ORDER_RUNS for key, form in APP_ORDER_FORMS),
+    *((f"memory_{run}", key, form) for run in MEMORY_RUNS for key, form in MEMORY_FORMS),
+    ("memory_released", "app_rss_mb", "{:,.0f} MB"),
+    ("memory_released", "deleted", "{:,}"),
     ("edits_incremental", "whole_median_s", "{:.1f} s"),
     ("edits_incremental", "searchable_median_s", "{:.1f} s"),
     ("edit_5000_paired", "main_median_s", "{:.1f} s"),

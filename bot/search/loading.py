@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from functools import cached_property
 
+from bot.allocation import GiveBackOnGrowth
 from bot.search import prebuilt
 from bot.search.calibration import Calibration
 from bot.search.calibration_files import load_or_fit
@@ -186,7 +187,10 @@ def _build_encoder(
     workers = settings.build_threads or cores()
     store = EmbeddingStore(settings.store_file)
     faster = bulk.lazy(encoder, settings.cache_dir, workers, settings.bulk_memory_mb)
-    return BuildEncoder(encoder, store, status, progress, faster, settings.bulk_min_texts), workers
+    builder = BuildEncoder(
+        encoder, store, status, progress, faster, settings.bulk_min_texts, between_batches=GiveBackOnGrowth()
+    )
+    return builder, workers
 
 
 def _calibrated(
