@@ -67,10 +67,11 @@ def serve(backend: str, cache: Path, glossary: list[Path]) -> dict:
 MODES = {"bare": STACK, "bare-encoder": (), "bare-app": (*STACK, "gradio")}
 
 
-def status_mb(field: str) -> float:
-    """VmRSS (now) or VmHWM (peak) of this process. Not ru_maxrss: Linux carries that over from
-    the parent across fork and exec, so a child of a big benchmark process would report its size."""
-    with open("/proc/self/status", encoding="utf-8") as fh:
+def status_mb(field: str, pid: int | str = "self") -> float:
+    """VmRSS (now) or VmHWM (peak) of this process (or process ``pid``). Not ru_maxrss: Linux carries
+    that over from the parent across fork and exec, so a child of a big benchmark process would
+    report its size."""
+    with open(f"/proc/{pid}/status", encoding="utf-8") as fh:
         for line in fh:
             if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024

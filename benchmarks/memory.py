@@ -26,6 +26,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from benchmarks.child import status_mb
 from benchmarks.deploy import DEPLOY_FILE, LATENCY_ROUNDS, QUESTIONS, App, _child, command_line, merge, stamp
 from index.embeddings import STORE_FILE
 
@@ -55,16 +56,6 @@ def prepare(kept_cache: Path, out: Path, share: float) -> int:
     return len(chosen)
 
 
-def _status(pid: int) -> dict[str, float]:
-    """VmHWM and VmRSS of process ``pid``, in MB."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmHWM", "VmRSS"):
-            fields[name] = int(value.split()[0]) / 1024
-    return fields
-
-
 def bot(glossary: Path, cache: Path) -> dict[str, float]:
     out = _child("app", str(glossary), cache=cache)
     return {key: out[key] for key in ("searchable_s", "load_s", "peak_rss_mb", "rss_mb")}
@@ -83,10 +74,10 @@ def app(glossary: Path, cache: Path) -> dict[str, float]:
                     f"{served.url}/api/answer", json={"question": f"{question} {n}"}, timeout=600
                 )
                 reply.raise_for_status()
-        status = _status(served.proc.pid)
+        peak_mb, rss_mb = (status_mb(field, served.proc.pid) for field in ("VmHWM", "VmRSS"))
     finally:
         served.stop()
-    return {"whole_s": whole_s, "peak_rss_mb": status["VmHWM"], "rss_mb": status["VmRSS"]}
+    return {"whole_s": whole_s, "peak_rss_mb": peak_mb, "rss_mb": rss_mb}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,14 +19,13 @@ glossary grew the process by 218 MB of freed heap that glibc kept, and its peak 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import gc
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from index.bulk import resident_mb
+from index.pages import libc_function
 
 #: Growth of resident memory, in MB, after which a build hands freed heap back between two batches.
 #: Each hand-back walks the heap (milliseconds), so it is not done after every batch; a growth that
@@ -63,16 +62,8 @@ class _Builds:
                     give_back()
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim`` (None where the C library has none: musl, macOS, Windows)."""
-    name = ctypes.util.find_library("c")
-    try:
-        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
-    except OSError:
-        return None
-
-
-_TRIM = _malloc_trim()
+#: glibc's ``malloc_trim`` (None where the C library has none: musl, macOS, Windows).
+_TRIM = libc_function("malloc_trim")
 _BUILDS = _Builds()
 
 

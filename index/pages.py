@@ -14,6 +14,7 @@ import ctypes.util
 import mmap
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -22,14 +23,18 @@ import numpy as np
 _MADV_DONTNEED = 4
 
 
-def _madvise() -> Callable[[int, int, int], int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    name = ctypes.util.find_library("c")
+def libc_function(name: str) -> Any:
+    """The C library's function ``name`` (a ctypes function, whose ``argtypes`` and ``restype`` the
+    caller may set), or None where this system's C library has none."""
+    library = ctypes.util.find_library("c")
     try:
-        call = getattr(ctypes.CDLL(name, use_errno=True), "madvise", None) if name else None
+        return getattr(ctypes.CDLL(library), name, None) if library else None
     except OSError:
         return None
+
+
+def _madvise() -> Callable[[int, int, int], int] | None:
+    call = libc_function("madvise") if sys.platform.startswith("linux") else None
     if call is not None:
         call.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
         call.restype = ctypes.c_int

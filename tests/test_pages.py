@@ -12,17 +12,11 @@ import pytest
 
 from index import ann, pages
 from index.pages import release_rows
+from tests.test_allocation import _resident_mb
 from tests.test_ann import unit_rows
 
 REPO = Path(__file__).resolve().parents[1]
-linux_only = pytest.mark.skipif(pages._MADVISE is None, reason="madvise(MADV_DONTNEED) is Linux's")
-
-
-def _resident_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
+linux_only = pytest.mark.skipif(pages._MADVISE is None, reason="madvise(MADV_DONTNEED) and /proc are Linux's")
 
 
 @pytest.mark.parametrize("threshold", [10**9, 100], ids=["flat", "ivf"])
@@ -48,7 +42,6 @@ def test_released_rows_read_as_zeros_and_the_rest_are_untouched():
 
 
 @linux_only
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
 def test_the_memory_of_released_rows_goes_back_to_the_system():
     x = np.ones((100_000, 384), dtype=np.float32)  # 146 MB, touched
     before = _resident_mb()
@@ -66,7 +59,7 @@ def test_nothing_is_released_of_a_matrix_that_is_not_one_block():
 HANDED_OVER = """
 import numpy as np
 from index import ann
-from tests.test_pages import _resident_mb
+from tests.test_allocation import _resident_mb
 x = np.random.default_rng(0).random((100_000, 384), dtype=np.float32)  # 146 MB, touched
 before = _resident_mb()
 index = ann.make_index(x, threshold=10**9, consume=True)  # the index holds its own 146 MB
@@ -76,7 +69,6 @@ print(_resident_mb() - before)
 
 
 @linux_only
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
 def test_making_an_index_of_a_handed_over_matrix_does_not_hold_both():
     done = subprocess.run(
         [sys.executable, "-c", HANDED_OVER], cwd=REPO, capture_output=True, text=True, check=True
