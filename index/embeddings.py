@@ -94,7 +94,8 @@ class EmbeddingStore:
     ) -> np.ndarray:
         """Write text ``i``'s stored vector into ``into[rows[i]]`` (``rows``: default ``i``) and say
         which texts were found (all False where the store is unusable; a vector of another width than
-        ``into``'s is ignored).
+        ``into``'s is ignored). The texts are distinct, as ``BuildEncoder.encode_into`` asks for them:
+        a text given again is found at its first place only.
 
         One pass: the wanted keys go into a temporary table joined with the vectors (a 5,000-entry
         glossary asks for 62k keys: chunked ``IN`` lists cost a query plan and a B-tree descent per
@@ -109,14 +110,13 @@ class EmbeddingStore:
         if not self._usable:
             return found
         at = np.arange(len(texts)) if rows is None else np.asarray(rows)
-        keys = [digest(t) for t in texts]
-        first = {k: i for i, k in reversed(list(enumerate(keys)))}
         width = into.shape[1] * into.itemsize
         now = time.time()
         try:
             with closing(self._connect()) as db, db:
                 db.execute("CREATE TEMP TABLE wanted (digest BLOB PRIMARY KEY, slot INTEGER) WITHOUT ROWID")
-                db.executemany("INSERT INTO wanted VALUES (?, ?)", first.items())
+                wanted = ((digest(text), slot) for slot, text in enumerate(texts))
+                db.executemany("INSERT OR IGNORE INTO wanted VALUES (?, ?)", wanted)
                 cursor = db.execute(
                     "SELECT w.slot, v.vector FROM wanted w CROSS JOIN vectors v "
                     "ON v.encoder = ? AND v.prompt = ? AND v.digest = w.digest",
@@ -136,11 +136,6 @@ class EmbeddingStore:
         except sqlite3.Error as exc:
             self._give_up(exc)
             return np.zeros(len(texts), dtype=bool)
-        if len(first) < len(keys):  # a text asked twice: its first slot's row
-            again = np.array([first[k] for k in keys])
-            hit = found[again]
-            into[at[hit]] = into[at[again[hit]]]
-            found = hit
         return found
 
     def add(self, encoder_id: str, prompt: str, texts: Sequence[str], vectors: np.ndarray) -> None:

@@ -127,11 +127,8 @@ class VectorIndex:
         if isinstance(encoder, CountsTaken):
             encoder.taken(int(np.count_nonzero(known)))
         for prompt in PROMPTS:
-            # Sorted by length: padding backends then pad little in each batch (rows keep their slots).
-            slots = sorted(
-                (i for i, p in enumerate(passages) if p.prompt == prompt and not known[i]),
-                key=lambda i: len(passages[i].text),
-            )
+            # In the passages' order: the build encoder sorts what it must encode by length itself.
+            slots = [i for i, p in enumerate(passages) if p.prompt == prompt and not known[i]]
             if slots:
                 encode_into(encoder, prompt, [passages[i].text for i in slots], vectors, np.array(slots))
         index = ann.make_index(vectors, ann_threshold, nprobe, earlier.cells, consume=True)

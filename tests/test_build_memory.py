@@ -39,10 +39,18 @@ def test_a_lookup_writes_each_found_text_at_its_row(tmp_path):
     vectors = np.arange(8, dtype=np.float32).reshape(2, 4)
     store.add("e", "passage", ["a", "b"], vectors)
     into = np.zeros((5, 4), dtype=np.float32)
-    found = store.lookup("e", "passage", ["b", "new", "a", "b"], into, np.array([4, 0, 2, 1]))
-    assert found.tolist() == [True, False, True, True]
-    assert np.array_equal(into[[4, 2, 1]], vectors[[1, 0, 1]])
-    assert not into[[0, 3]].any()
+    found = store.lookup("e", "passage", ["b", "new", "a"], into, np.array([4, 0, 2]))
+    assert found.tolist() == [True, False, True]
+    assert np.array_equal(into[[4, 2]], vectors[[1, 0]])
+    assert not into[[0, 1, 3]].any()
+
+
+def test_a_text_given_twice_is_found_at_its_first_place_only(tmp_path):
+    store = EmbeddingStore(tmp_path / STORE_FILE)
+    store.add("e", "passage", ["a"], np.ones((1, 4), dtype=np.float32))
+    into = np.zeros((2, 4), dtype=np.float32)
+    assert store.lookup("e", "passage", ["a", "a"], into).tolist() == [True, False]
+    assert into[0].all() and not into[1].any()
 
 
 class WideEncoder(CountingEncoder):

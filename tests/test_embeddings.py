@@ -107,10 +107,10 @@ def test_a_lookup_gives_each_text_its_own_vector_in_the_order_asked(tmp_path):
     store = EmbeddingStore(tmp_path / STORE_FILE)
     vectors = np.arange(12, dtype=np.float32).reshape(3, 4)
     store.add("e", "passage", ["a", "b", "c"], vectors)
-    found = _stored(store, "e", "passage", ["c", "new", "a", "c", "b"], 4)
-    assert sum(v is not None for v in found) == 4
+    found = _stored(store, "e", "passage", ["c", "new", "a", "b"], 4)
+    assert sum(v is not None for v in found) == 3
     assert found[1] is None
-    assert np.array_equal(np.stack([found[i] for i in (0, 2, 3, 4)]), vectors[[2, 0, 2, 1]])
+    assert np.array_equal(np.stack([found[i] for i in (0, 2, 3)]), vectors[[2, 0, 1]])
 
 
 def test_a_damaged_store_is_moved_aside_and_builds_still_work(tmp_path, caplog):
