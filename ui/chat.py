@@ -89,6 +89,14 @@ def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
     return [term(glossary.get(i), side(answer.lang)) for i in answer.related][:N_RELATED]
 
 
+def ready_to_ask() -> dict:
+    """The question box, taking questions once the page's kept chat is back in it. The chat a page
+    restores when it opens (``Callbacks.opened``) replaces the chat shown: on a busy server it came
+    back after a first question had been answered and erased it (two browser tests in one run of the
+    whole suite beside another), so the box takes no question until then."""
+    return gr.update(interactive=True)
+
+
 def show_related(labels: list[str]) -> list[dict]:
     """The related-terms note and one button per label (the rest hidden)."""
     padded = labels + [""] * (N_RELATED - len(labels))

@@ -25,7 +25,7 @@ from bot.settings import Settings
 from bot.understand.text import SIDES, Side
 from ui.admission import Lanes
 from ui.callbacks import Callbacks
-from ui.chat import N_RELATED, show_related
+from ui.chat import N_RELATED, ready_to_ask, show_related
 from ui.desk import SCRIPT_TAG, TICKETS_KEY
 from ui.labels import START, Identity, Labels
 
@@ -154,6 +154,7 @@ def _chat_tab(labels: Labels, settings: Settings, identity: Identity) -> tuple[C
             elem_id="question",
             show_label=False,
             max_length=settings.max_question_chars,
+            interactive=False,  # until the page's kept chat is back (``ready_to_ask``)
         )
         related_note = labels.make(
             gr.Markdown, {"value": "related_note"}, visible=False, elem_id="related-note"
@@ -322,12 +323,16 @@ def build_app(
             pages = _pages(labels, bot)
         _wire_chat(chat, examples, callbacks, ui_lang)
         browser = gr.BrowserState("", storage_key=BROWSER_KEY)
-        demo.load(
+        opened = demo.load(
             callbacks.opened,
             [chat.stored, lang_store, browser],
             [chat.chatbot, chat.related_state, chat.cited, browser],
             api_visibility="private",
-        ).then(show_related, chat.related_state, [chat.related_note, *chat.related], api_visibility="private")
+        )
+        opened.then(ready_to_ask, None, chat.box, api_visibility="private")
+        opened.then(
+            show_related, chat.related_state, [chat.related_note, *chat.related], api_visibility="private"
+        )
         demo.load(callbacks.saved_lang, lang_store, ui_lang, api_visibility="private")
         ui_lang.change(callbacks.keep_lang, ui_lang, lang_store, api_visibility="private")
         listing_io = ([pages.query, pages.category, ui_lang], pages.listing)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from bot.core import GlossaryBot
 from bot.records import Store
 from bot.reply.titles import document_title
 from tests.conftest import serving
+from ui.callbacks import Callbacks
 
 pytestmark = [pytest.mark.model, pytest.mark.browser]
 
@@ -44,6 +46,8 @@ DOCS = REPO / "docs"
 #: go with the other artifacts and a test run leaves the tree as it found it.
 UPDATE_DOCS = os.environ.get("GLOSSARY_BOT_UPDATE_DOCS") == "1"
 WAIT_MS = 20_000
+#: A page is open once its question box takes questions: after the chat it kept is restored.
+READY = "#question textarea:enabled"
 
 
 def _docs_copy(shot: Path, name: str) -> None:
@@ -96,7 +100,7 @@ def _load(page, url: str, outside: list[str]):
     page.route("**/*", route)
     page.set_default_timeout(WAIT_MS)
     page.goto(url)
-    page.wait_for_selector("#question textarea")
+    page.wait_for_selector(READY)
     return page
 
 
@@ -413,6 +417,27 @@ def test_reload_keeps_the_chat_and_the_interface_language(browser, server, outsi
         page.wait_for_selector("#question textarea")
         page.locator("#chat [data-testid=user]", has_text="What is dropout?").wait_for()
         page.get_by_role("tab", name="बातचीत").wait_for()
+
+
+#: How long the test below holds back the chat a page restores when it opens: far longer than an answer.
+RESTORE_DELAY_S = 3.0
+
+
+def test_a_question_asked_as_the_page_opens_stays_in_the_chat(browser, server, outside, monkeypatch):
+    """On a busy server the chat a page restores came back after the first question had been answered
+    and replaced it; the box now takes questions only once the restore is done."""
+    restore = Callbacks.restore
+
+    def slow_restore(self, saved):
+        time.sleep(RESTORE_DELAY_S)
+        return restore(saved)
+
+    monkeypatch.setattr(Callbacks, "restore", slow_restore)
+    with _opened(browser, server[0], outside, 1280, 900) as page:
+        _ask(page, "What is dropout?")
+        page.wait_for_timeout(RESTORE_DELAY_S * 1000)
+        users = page.locator("#chat [data-testid=user]").all_inner_texts()
+        assert [u.strip() for u in users] == ["What is dropout?"]
 
 
 def test_retry_undo_edit_and_clear(browser, server, outside):
