@@ -5,12 +5,12 @@ it freed then goes back to the system."""
 from __future__ import annotations
 
 import gc
-from pathlib import Path
 
 import pytest
 
 from bot import allocation
 from bot.allocation import BUILD_THRESHOLD, REGROWTH_MB, GiveBackOnGrowth, fewer_collections
+from index.bulk import resident_mb
 
 
 @pytest.fixture
@@ -46,22 +46,15 @@ def test_a_failed_build_restores_them_too_and_a_higher_setting_is_kept(threshold
         assert gc.get_threshold()[0] == BUILD_THRESHOLD * 2  # a process that asked for fewer keeps it
 
 
-def _resident_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
-
-
-@pytest.mark.skipif(allocation._TRIM is None or not Path("/proc/self/status").exists(), reason="glibc only")
+@pytest.mark.skipif(allocation._TRIM is None or resident_mb() is None, reason="glibc only")
 def test_what_a_build_freed_goes_back_to_the_system_when_it_ends():
     pieces = [bytes(4000) + str(i).encode() for i in range(50_000)]  # ~200 MB from the C heap
     keep = pieces[::100]  # a few survivors among them, as a build's served state
     del pieces
-    before = _resident_mb()
+    before = resident_mb()
     with fewer_collections():
         pass
-    assert _resident_mb() < before - 50, "the freed heap stayed with the process"
+    assert resident_mb() < before - 50, "the freed heap stayed with the process"
     assert len(keep) == 500
 
 

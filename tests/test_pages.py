@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from index import ann, pages
+from index.bulk import resident_mb
 from index.pages import release_rows
-from tests.test_allocation import _resident_mb
 from tests.test_ann import unit_rows
 
 REPO = Path(__file__).resolve().parents[1]
@@ -44,9 +44,9 @@ def test_released_rows_read_as_zeros_and_the_rest_are_untouched():
 @linux_only
 def test_the_memory_of_released_rows_goes_back_to_the_system():
     x = np.ones((100_000, 384), dtype=np.float32)  # 146 MB, touched
-    before = _resident_mb()
+    before = resident_mb()
     release_rows(x, len(x))
-    assert _resident_mb() < before - 100
+    assert resident_mb() < before - 100
 
 
 def test_nothing_is_released_of_a_matrix_that_is_not_one_block():
@@ -59,12 +59,12 @@ def test_nothing_is_released_of_a_matrix_that_is_not_one_block():
 HANDED_OVER = """
 import numpy as np
 from index import ann
-from tests.test_allocation import _resident_mb
+from index.bulk import resident_mb
 x = np.random.default_rng(0).random((100_000, 384), dtype=np.float32)  # 146 MB, touched
-before = _resident_mb()
+before = resident_mb()
 index = ann.make_index(x, threshold=10**9, consume=True)  # the index holds its own 146 MB
 assert index.ntotal == 100_000
-print(_resident_mb() - before)
+print(resident_mb() - before)
 """
 
 
