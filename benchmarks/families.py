@@ -31,7 +31,7 @@ from bot.core import GlossaryBot
 from bot.search import loading, pseudo
 from bot.settings import Settings
 from index.encoders import CachedEncoder, make_encoder
-from index.passages import RECIPE, glossary_passages
+from index.passages import FIRST_PASS_PROMPT, RECIPE, glossary_passages
 from index.store import Passage
 
 REPO = Path(__file__).resolve().parents[1]
@@ -63,6 +63,7 @@ def _variants() -> dict[str, tuple[Keep, int | None]]:
     out: dict[str, tuple[Keep, int | None]] = {"full": (lambda p: True, None)}
     out["passage prompt only"] = (_without(prompt="query"), None)
     out["query prompt only"] = (_without(prompt="passage"), None)
+    out["first pass"] = (lambda p: p.prompt == FIRST_PASS_PROMPT, None)  # as the app serves first
     for field in FIELDS:
         out[f"- {field}, query prompt"] = (_without(field, "query"), None)
     for field in FIELDS[3:]:

@@ -61,6 +61,8 @@ class GlossaryBot:
         self._identity: tuple[str, GlossaryIdentity] | None = None
         #: How the sentence index being added after the start is getting on (``add_sentences``).
         self.adding: BuildStatus | None = None
+        #: How the whole index being built after a first pass is getting on (``complete_index``).
+        self.completing: BuildStatus | None = None
 
     @property
     def glossary(self) -> Glossary:
@@ -110,12 +112,15 @@ class GlossaryBot:
         encoder: Encoder | None = None,
         status: BuildStatus | None = None,
         sentences: bool = True,
+        first_pass: bool = False,
     ) -> GlossaryBot:
         """Bundled (or configured) glossary, configured (or given) encoder, cached index (built if stale).
 
         The glossary is read first, so a broken file is reported before any model is loaded.
         ``status`` follows a build as it goes (the app's start page and ``/readyz`` show it).
         ``sentences=False``: without the sentence index, which only advice reads (``add_sentences``).
+        ``first_pass``: a big first build may return a first pass of the index, so that its caller
+        serves sooner and completes it in the background (``complete_index``).
         """
         settings = settings or Settings()
         faiss.omp_set_num_threads(settings.threads)
@@ -134,16 +139,28 @@ class GlossaryBot:
                 progress=progress,
                 status=status,
                 sentences=sentences,
+                first_pass=first_pass,
             )
         pruning.prune(settings.cache_dir, settings.cache_keep)  # what was just served is the newest
-        return cls(
-            loaded.glossary, loaded.retriever, loaded.calibration, settings, sentences=loaded.sentences
-        )
+        return cls._serving(loaded, settings)
+
+    @classmethod
+    def _serving(cls, loaded: Loaded, settings: Settings, comparisons: bool = True) -> GlossaryBot:
+        """A bot serving ``loaded`` as it is: its citation index, whether it is complete."""
+        bot = cls(loaded.glossary, loaded.retriever, loaded.calibration, settings, comparisons)
+        bot._loaded = loaded
+        return bot
+
+    @property
+    def complete(self) -> bool:
+        """False while the index served is a first pass (``load(first_pass=True)``)."""
+        return self._loaded.complete
 
     def reload(self, status: BuildStatus | None = None) -> bool:
         """Read the configured glossary again and swap it in with its index, only if both load; then
-        add its sentence index (``add_sentences``), so that an edit is served before its sentences
-        are encoded (advice looks in whole fields meanwhile).
+        complete that index if it is a first pass (a new glossary with much to encode) and add its
+        sentence index (``complete_index``, ``add_sentences``), so that an edit is served before
+        the rest is encoded (advice looks in whole fields meanwhile).
 
         Returns False when the glossary's content has not changed. On a broken glossary or index
         the error (``GlossaryError``, ``IndexLayerError``, ``OSError``) propagates and the bot keeps
@@ -156,11 +173,46 @@ class GlossaryBot:
             if glossary.content_hash == current.glossary.content_hash:
                 return False
             self._loaded = ready(
-                glossary, current.retriever.encoder, self.settings, status=status, sentences=False
+                glossary,
+                current.retriever.encoder,
+                self.settings,
+                status=status,
+                sentences=False,
+                first_pass=True,
             )
         log.info("glossary reloaded: %s", glossary)
+        self.complete_index(status)
         self.add_sentences(status)
         pruning.prune(self.settings.cache_dir, self.settings.cache_keep)
+        return True
+
+    def complete_index(self, status: BuildStatus | None = None) -> bool:
+        """Build the whole index of the glossary served now, if a first pass is served, and swap it in
+        with its calibration. Answers keep coming from the first pass meanwhile; the swap is dropped
+        if a reload swapped in another glossary (which completes its own), and a failure
+        (``IndexLayerError``, ``OSError``) is logged: the first pass goes on serving. Returns whether
+        it was swapped in."""
+        loaded = self._loaded
+        if loaded.complete:
+            return False
+        completing = self.completing = status or BuildStatus()
+        try:
+            whole = ready(
+                loaded.glossary, loaded.retriever.encoder, self.settings, status=completing, sentences=False
+            )
+        except (IndexLayerError, OSError) as exc:
+            log.error("index not completed (answers come from its first pass): %s", exc)
+            return False
+        finally:
+            if self.completing is completing:
+                self.completing = None
+            give_back()
+        with self._reload_lock:
+            current = self._loaded
+            if current.complete or current.glossary.content_hash != loaded.glossary.content_hash:
+                return False
+            self._loaded = replace(whole, sentences=current.sentences)
+        log.info("index completed: %s", loaded.glossary)
         return True
 
     def add_sentences(self, status: BuildStatus | None = None) -> bool:
@@ -195,12 +247,7 @@ class GlossaryBot:
 
     def pinned(self) -> GlossaryBot:
         """This bot fixed to the glossary it serves now: answer with it and render with its glossary."""
-        loaded = self._loaded
-        view = GlossaryBot(
-            loaded.glossary, loaded.retriever, loaded.calibration, self.settings, self.comparisons
-        )
-        view._loaded = loaded  # the same Loaded, with its citation index
-        return view
+        return self._serving(self._loaded, self.settings, self.comparisons)
 
     def prepare(self, question: str) -> Cleaned:
         """The question as it is searched and recorded: control and invisible characters dropped, the

@@ -138,6 +138,25 @@ class EmbeddingStore:
             return np.zeros(len(texts), dtype=bool)
         return found
 
+    def stored(self, encoder_id: str, prompt: str, texts: Sequence[str]) -> int:
+        """How many of ``texts`` (distinct) have a vector stored: what a build would not encode
+        (0 where the store is unusable). Read without the vectors, which ``lookup`` copies."""
+        if not self._usable:
+            return 0
+        try:
+            with closing(self._connect()) as db, db:
+                db.execute("CREATE TEMP TABLE asked (digest BLOB PRIMARY KEY) WITHOUT ROWID")
+                db.executemany("INSERT OR IGNORE INTO asked VALUES (?)", ((digest(t),) for t in texts))
+                (count,) = db.execute(
+                    "SELECT count(*) FROM asked a CROSS JOIN vectors v "
+                    "ON v.encoder = ? AND v.prompt = ? AND v.digest = a.digest",
+                    (encoder_id, prompt),
+                ).fetchone()
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+            return 0
+        return int(count)
+
     def add(self, encoder_id: str, prompt: str, texts: Sequence[str], vectors: np.ndarray) -> None:
         """Store one vector per text, in one transaction."""
         if not self._usable or not texts:

@@ -245,12 +245,22 @@ def load_or_build(
         built.save(work)
         return built
 
-    artifact = Artifact(
-        folder / index_key(glossary_hash, encoder.id, recipe),
+    artifact = _artifact(folder, glossary_hash, encoder.id, recipe)
+    return load_or_publish(artifact, want.load, build, rebuild=rebuild, fallback=True)
+
+
+def is_saved(folder: Path, glossary_hash: str, encoder_id: str, recipe: str) -> bool:
+    """Whether a complete index of this combination is saved (its files as its manifest vouches):
+    one that ``load_or_build`` would most likely load rather than build."""
+    return _artifact(folder, glossary_hash, encoder_id, recipe).is_complete()
+
+
+def _artifact(folder: Path, glossary_hash: str, encoder_id: str, recipe: str) -> Artifact:
+    return Artifact(
+        folder / index_key(glossary_hash, encoder_id, recipe),
         {"format_version": FORMAT_VERSION},
         (FAISS_FILE, MANIFEST_FILE),
     )
-    return load_or_publish(artifact, want.load, build, rebuild=rebuild, fallback=True)
 
 
 def _earlier(folder: Path, encoder_id: str, recipe: str, dim: int, replacing: Path, ivf: bool) -> Earlier:

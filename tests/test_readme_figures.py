@@ -19,9 +19,9 @@ BIG_FORMS = [
     ("query_p50_ms", "{:.1f} ms"),
 ]
 #: The 5,000-entry runs the README's table shows (``--label``; "5000": the first, labelled by size).
-BIG_RUNS = ("5000", "onnx", "freed", "shared", "incremental", "budget", "lean", "whole")
+BIG_RUNS = ("5000", "onnx", "freed", "shared", "incremental", "budget", "lean", "whole", "first-pass")
 #: The runs in the app's order (searchable first, the sentences added after), and what they add.
-APP_ORDER_RUNS = ("incremental", "budget", "lean", "whole")
+APP_ORDER_RUNS = ("incremental", "budget", "lean", "whole", "first-pass")
 APP_ORDER_FORMS = [
     ("searchable_s", "{:,.0f} s"),
     ("one_entry_searchable_s", "{:.1f} s"),
@@ -50,6 +50,8 @@ FIGURES = [
     *((f"big_{run}", key, form) for run in APP_ORDER_RUNS for key, form in APP_ORDER_FORMS),
     *((f"memory_{run}", key, form) for run in MEMORY_RUNS for key, form in MEMORY_FORMS),
     ("memory_released", "app_rss_mb", "{:,.0f} MB"),
+    ("big_first-pass", "first_pass_s", "{:,.0f} s"),
+    ("big_first-pass", "first_pass_p50_ms", "{:.1f} ms"),
     ("memory_released", "deleted", "{:,}"),
     ("edits_incremental", "whole_median_s", "{:.1f} s"),
     ("edits_incremental", "searchable_median_s", "{:.1f} s"),
@@ -106,16 +108,30 @@ def test_the_readme_shows_the_recorded_encoding_rates(section):
 
 
 FAMILIES = json.loads((REPO / "benchmarks" / "FAMILIES.json").read_text(encoding="utf-8"))
+#: ``python -m benchmarks.families --only full --only 'first pass' --out benchmarks/FIRST_PASS.json``
+FIRST_PASS = json.loads((REPO / "benchmarks" / "FIRST_PASS.json").read_text(encoding="utf-8"))
+
+
+def _family_cells(results: dict, variant: str) -> str:
+    """A variant's R@1 / OOS declined / in-scope declined on each configuration, as a table row."""
+    keys = ("recall_at_1", "out_declined", "in_declined")
+    cells = [
+        " / ".join(f"{results[variant][config][key]:.3f}" for key in keys)
+        for config in ("bundled", "bundled-no-extras", "cncf-hi")
+    ]
+    return " | ".join(cells)
 
 
 @pytest.mark.parametrize("variant", [k for k in FAMILIES if k != "note"])
 def test_the_readme_shows_each_text_familys_recorded_figures(variant):
-    keys = ("recall_at_1", "out_declined", "in_declined")
-    cells = [
-        " / ".join(f"{FAMILIES[variant][config][key]:.3f}" for key in keys)
-        for config in ("bundled", "bundled-no-extras", "cncf-hi")
-    ]
-    assert " | ".join(cells) in README, f"README lacks the figures of {variant!r} in benchmarks/FAMILIES.json"
+    row = _family_cells(FAMILIES, variant)
+    assert row in README, f"README lacks the figures of {variant!r} in benchmarks/FAMILIES.json"
+
+
+@pytest.mark.parametrize("variant", ["full", "first pass"])
+def test_the_readme_shows_the_first_pass_quality_recorded(variant):
+    row = _family_cells(FIRST_PASS, variant)
+    assert row in SECTION, f"README Deploy lacks the figures of {variant!r} in benchmarks/FIRST_PASS.json"
 
 
 SUGGEST = json.loads((REPO / "benchmarks" / "SUGGEST.json").read_text(encoding="utf-8"))

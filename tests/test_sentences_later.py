@@ -21,7 +21,7 @@ from tests.test_cli import run_cli
 from tests.test_glossary_loader import document, write_yaml
 from tests.test_reliability_glossary import QUOKKA, WOMBAT, user_bot
 from ui.health import health_routes
-from ui.serve import _add_sentences_later
+from ui.serve import _finish_later
 
 pytestmark = pytest.mark.model
 
@@ -115,7 +115,7 @@ def test_readyz_says_how_far_the_sentences_are(bot, tmp_path, glossary_file):
         readyz()["advice_sentences"] == "encoding the sentences of user.yaml: 4/10 texts (4 already encoded)"
     )
     lean.adding = None
-    _add_sentences_later(lean).join(timeout=300)
+    _finish_later(lean).join(timeout=300)
     assert readyz()["advice_sentences"] == "ready"
 
 

@@ -47,7 +47,8 @@ def health_routes(
     ``/readyz`` also says what does not stop the answers: the question store's state (``store``: ok,
     failing or unavailable, its last error, what is queued and what was not recorded) and the last
     glossary edit the watcher refused (``refused_edit``: the files' sha256 and the message), and the
-    sentence index advice reads (``advice_sentences``: ready, or its build's progress). None of them
+    sentence index advice reads (``advice_sentences``: ready, or its build's progress), and the index
+    (``index``: complete, or the progress of its completion while a first pass serves). None of them
     makes it 503: a load balancer should keep sending questions to an app that answers them.
     """
 
@@ -62,6 +63,7 @@ def health_routes(
             "entries": len(glossary),
             "glossary_hash": glossary.content_hash,
         }
+        ready["index"] = _index_state(bot)
         ready["advice_sentences"] = _sentences_state(bot)
         if store is not None:
             ready["store"] = store.health()
@@ -74,6 +76,15 @@ def health_routes(
         APIRoute(HEALTH_PATH, healthz, methods=["GET"], summary="Liveness: the process answers."),
         APIRoute(READY_PATH, readyz, methods=["GET"], summary="Readiness: the glossary's index is loaded."),
     ]
+
+
+def _index_state(bot: GlossaryBot) -> str:
+    """The index answers come from: "complete", or a first pass and its completion's progress."""
+    if bot.complete:
+        return "complete"
+    completing = bot.completing
+    progress = completing.describe() if completing is not None else "not being completed"
+    return f"first pass (query-prompt copies only); {progress}"
 
 
 def _sentences_state(bot: GlossaryBot) -> str:

@@ -186,10 +186,16 @@ def _report_fatal_signals() -> None:
         log.warning("fatal signals will not be reported: stderr is not a file")
 
 
-def _add_sentences_later(bot: GlossaryBot) -> threading.Thread:
-    """The sentence index, built while the app serves: advice looks in whole fields until it is in,
-    and a failure costs only that (``GlossaryBot.add_sentences`` logs it), never the answers."""
-    thread = threading.Thread(target=bot.add_sentences, name="sentences", daemon=True)
+def _finish_later(bot: GlossaryBot) -> threading.Thread:
+    """What the app builds while it serves: the whole index, if it serves a first pass, then the
+    sentence index (advice looks in whole fields until it is in). A failure of either costs only
+    that (``GlossaryBot.complete_index`` and ``add_sentences`` log it), never the answers."""
+
+    def finish() -> None:
+        bot.complete_index()
+        bot.add_sentences()
+
+    thread = threading.Thread(target=finish, name="finishing", daemon=True)
     thread.start()
     return thread
 
@@ -231,12 +237,12 @@ def main() -> None:
         _refuse(f"cannot serve on {settings.host}:{settings.port}: {exc}", ExitCode.SERVE)
     try:
         with starting:
-            bot = GlossaryBot.load(settings, progress=True, status=status, sentences=False)  # may build
+            bot = GlossaryBot.load(settings, progress=True, status=status, sentences=False, first_pass=True)
     except GlossaryError as exc:
         _refuse(f"cannot start: the glossary does not load:\n{glossary_report(settings, exc)}", ExitCode.LOAD)
     except (IndexLayerError, OSError) as exc:
         _refuse(f"cannot start: {exc}", ExitCode.LOAD)
-    _add_sentences_later(bot)
+    _finish_later(bot)
     watcher = GlossaryWatcher.start_for(bot)
     if store.store is not None:
         Pruner.start_for(store.store, settings.retention_days)

@@ -29,8 +29,10 @@ from glossary.yamlio import PARSED_DIR
 from index import bulk
 from index.embeddings import BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
 from index.encoders import Encoder
-from index.passages import RECIPE, glossary_passages
-from index.store import INDEX_DIR, Passage, VectorIndex, index_key, load_or_build
+from index.passages import FIRST_PASS_PROMPT, FIRST_PASS_RECIPE, RECIPE, glossary_passages
+from index.passages import first_pass as first_pass_of
+from index.rows import PROMPTS
+from index.store import INDEX_DIR, Passage, VectorIndex, index_key, is_saved, load_or_build
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,9 @@ class Loaded:
     #: Every entry sentence's vector (None where a caller made a bot without them, or until the app
     #: has added them: advice is then looked for in whole fields only).
     sentences: SentenceIndex | None = None
+    #: False for a first pass (``ready(first_pass=True)``): the index holds the query-prompt copies
+    #: only, until ``ready`` builds the whole of it.
+    complete: bool = True
 
     @cached_property
     def citations(self) -> CitationIndex:
@@ -87,6 +92,7 @@ def ready(
     progress: bool = False,
     status: BuildStatus | None = None,
     sentences: bool = True,
+    first_pass: bool = False,
 ) -> Loaded:
     """``glossary`` with the retriever over its index, fused with the weights fitted to it (or those
     the settings give), and its calibration: the verified prebuilt ones shipped for the bundled
@@ -96,22 +102,34 @@ def ready(
     and deciding never read it, so a search needs none, and the app adds it after it serves
     (``GlossaryBot.add_sentences``). With it, the sentences are encoded right after the index's
     texts, by the same build encoder: the bulk backend is loaded once, and let go before the
-    calibration (which would otherwise sit under a second load of it)."""
+    calibration (which would otherwise sit under a second load of it).
+
+    ``first_pass``: when the whole index is not saved and at least ``first_pass_min_texts`` of its
+    passage-prompt copies are not stored, build and calibrate the query-prompt copies alone (half
+    the encoding, nearly the same ranking) and return that (``Loaded.complete`` False); the caller
+    serves it and calls ``ready`` again for the whole index, which then encodes the rest."""
     passages = glossary_passages(list(glossary.entries))
     words = kept_words(settings.cache_dir / WORDS_FILE)
     shipped = None if rebuild_index else prebuilt.load(glossary.content_hash, encoder, passages, settings)
     status = status or BuildStatus()
     started = time.perf_counter()
     builder, workers = _build_encoder(encoder, settings, status, progress)
+    recipe = RECIPE
+    if (
+        shipped is None
+        and first_pass
+        and _first_pass_pays(passages, builder, glossary.content_hash, settings)
+    ):
+        passages, recipe = first_pass_of(passages), FIRST_PASS_RECIPE
     with threads(encoder, workers):
         if shipped is None:
-            status.begin(f"encoding {glossary}")
-            vectors = _vectors(passages, builder, glossary, RECIPE, settings, rebuild_index)
+            status.begin(f"encoding {glossary}" if recipe == RECIPE else f"encoding {glossary}, first pass")
+            vectors = _vectors(passages, builder, glossary, recipe, settings, rebuild_index)
         index = _sentences(glossary, builder, settings, rebuild_index) if sentences else None
         builder.end_bulk()
         if shipped is None:
             status.begin("calibrating")
-            retriever, calibration = _calibrated(glossary, vectors, builder, settings, words)
+            retriever, calibration = _calibrated(glossary, vectors, builder, settings, words, recipe)
         else:
             vectors, calibration = shipped
             retriever = Retriever(list(glossary.entries), encoder, vectors, words=words)
@@ -122,7 +140,24 @@ def ready(
     options = calibration.options
     if settings.fusion_weights:
         options = options.model_copy(update=settings.fusion_weights)
-    return Loaded(glossary, retriever.with_options(options), calibration, index)
+    return Loaded(glossary, retriever.with_options(options), calibration, index, complete=recipe == RECIPE)
+
+
+def _first_pass_pays(
+    passages: list[Passage], builder: BuildEncoder, glossary_hash: str, settings: Settings
+) -> bool:
+    """Whether a first pass is worth its own calibration: the whole index is not saved, and at least
+    ``first_pass_min_texts`` of the copies a first pass leaves out are not in the embedding store."""
+    if not settings.first_pass_min_texts:
+        return False
+    if is_saved(settings.cache_dir / INDEX_DIR, glossary_hash, builder.id, RECIPE):
+        return False
+    left = 0
+    for prompt in PROMPTS:
+        if prompt != FIRST_PASS_PROMPT:
+            texts = list(dict.fromkeys(p.text for p in passages if p.prompt == prompt))
+            left += len(texts) - builder.store.stored(builder.id, prompt, texts)
+    return left >= settings.first_pass_min_texts
 
 
 def sentence_index(
@@ -199,11 +234,12 @@ def _calibrated(
     builder: BuildEncoder,
     settings: Settings,
     words: EntryWords,
+    recipe: str,
 ) -> tuple[Retriever, Calibration]:
-    """The saved calibration of this index, or a new one fitted and saved; its questions go through
-    the build encoder (the store first)."""
+    """The saved calibration of this index (``recipe``'s), or a new one fitted and saved; its
+    questions go through the build encoder (the store first)."""
     building = Retriever(list(glossary.entries), builder, vectors, words=words)
-    key = index_key(glossary.content_hash, builder.inner.id, RECIPE)
+    key = index_key(glossary.content_hash, builder.inner.id, recipe)
     calibration = load_or_fit(settings.cache_dir / INDEX_DIR, key, building, progress=builder.progress)
     return building.with_options(calibration.options, builder.inner), calibration
 
