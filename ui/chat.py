@@ -89,12 +89,12 @@ def related_labels(answer: Answer, glossary: Glossary) -> list[str]:
     return [term(glossary.get(i), side(answer.lang)) for i in answer.related][:N_RELATED]
 
 
-def ready_to_ask() -> dict:
-    """The question box, taking questions once the page's kept chat is back in it. The chat a page
-    restores when it opens (``Callbacks.opened``) replaces the chat shown: on a busy server it came
-    back after a first question had been answered and erased it (two browser tests in one run of the
-    whole suite beside another), so the box takes no question until then."""
-    return gr.update(interactive=True)
+def ready_to_ask() -> tuple[dict, dict]:
+    """The question box, taking questions, and the examples, shown, once the page's kept chat is back
+    in it. The chat a page restores when it opens (``Callbacks.opened``) replaces the chat shown: on
+    a busy server it came back after a first question had been answered and erased it (two browser
+    tests in one run of the whole suite beside another), so nothing asks until then."""
+    return gr.update(interactive=True), gr.update(visible=True)
 
 
 def show_related(labels: list[str]) -> list[dict]:

@@ -77,6 +77,8 @@ class Chat:
     pending_vote: gr.State
     tickets: gr.BrowserState
     shown_tickets: gr.Textbox
+    #: Holds the examples, hidden until the page's kept chat is back (``ready_to_ask``).
+    examples_box: gr.Column
 
 
 @dataclass(frozen=True)
@@ -163,12 +165,13 @@ def _chat_tab(labels: Labels, settings: Settings, identity: Identity) -> tuple[C
             related = [
                 gr.Button(visible=False, size="sm", elem_classes="related-term") for _ in range(N_RELATED)
             ]
-        examples = gr.Examples(
-            examples=list(identity.bot.identity.examples),
-            inputs=box,
-            label=t("examples", START),
-            elem_id="examples",
-        )
+        with gr.Column(visible=False, elem_id="examples-box") as examples_box:
+            examples = gr.Examples(
+                examples=list(identity.bot.identity.examples),
+                inputs=box,
+                label=t("examples", START),
+                elem_id="examples",
+            )
     chat = Chat(
         chatbot,
         box,
@@ -184,6 +187,7 @@ def _chat_tab(labels: Labels, settings: Settings, identity: Identity) -> tuple[C
         pending_vote,
         tickets,
         shown_tickets,
+        examples_box,
     )
     return chat, examples
 
@@ -329,7 +333,7 @@ def build_app(
             [chat.chatbot, chat.related_state, chat.cited, browser],
             api_visibility="private",
         )
-        opened.then(ready_to_ask, None, chat.box, api_visibility="private")
+        opened.then(ready_to_ask, None, [chat.box, chat.examples_box], api_visibility="private")
         opened.then(
             show_related, chat.related_state, [chat.related_note, *chat.related], api_visibility="private"
         )

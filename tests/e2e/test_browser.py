@@ -87,8 +87,9 @@ def _open(browser, url: str, outside: list[str], width: int, height: int):
     return _load(browser.new_page(viewport={"width": width, "height": height}), url, outside)
 
 
-def _load(page, url: str, outside: list[str]):
-    """``page`` at ``url``, every request beyond 127.0.0.1 blocked and recorded in ``outside``."""
+def _load(page, url: str, outside: list[str], ready: str = READY):
+    """``page`` at ``url``, every request beyond 127.0.0.1 blocked and recorded in ``outside``, once
+    ``ready`` is on it."""
 
     def route(r) -> None:
         if r.request.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:")):
@@ -100,7 +101,7 @@ def _load(page, url: str, outside: list[str]):
     page.route("**/*", route)
     page.set_default_timeout(WAIT_MS)
     page.goto(url)
-    page.wait_for_selector(READY)
+    page.wait_for_selector(ready)
     return page
 
 
@@ -438,6 +439,29 @@ def test_a_question_asked_as_the_page_opens_stays_in_the_chat(browser, server, o
         page.wait_for_timeout(RESTORE_DELAY_S * 1000)
         users = page.locator("#chat [data-testid=user]").all_inner_texts()
         assert [u.strip() for u in users] == ["What is dropout?"]
+
+
+def test_an_example_clicked_as_the_page_opens_stays_in_the_chat(browser, server, outside, monkeypatch):
+    """The examples ask as the question box does, so they too wait for the kept chat to be back: the
+    page is not waited on here, the first example is clicked as soon as it can be."""
+    restore = Callbacks.restore
+
+    def slow_restore(self, saved):
+        time.sleep(RESTORE_DELAY_S)
+        return restore(saved)
+
+    monkeypatch.setattr(Callbacks, "restore", slow_restore)
+    page = _load(browser.new_page(viewport={"width": 1280, "height": 900}), server[0], outside, "#chat")
+    try:
+        example = page.locator("#examples button").first
+        question = example.inner_text().strip()  # waits until the example is shown
+        example.click()
+        page.locator("#chat [data-testid=user]").first.wait_for()  # asked; does it stay?
+        page.wait_for_timeout(RESTORE_DELAY_S * 1000)
+        users = page.locator("#chat [data-testid=user]").all_inner_texts()
+        assert [u.strip() for u in users] == [question]
+    finally:
+        page.close()
 
 
 def test_retry_undo_edit_and_clear(browser, server, outside):
