@@ -62,6 +62,21 @@ CREATE INDEX IF NOT EXISTS vectors_used ON vectors (used);
 """
 
 
+#: The stored vectors of the texts ``_want`` put in the temporary table, for one encoder and prompt.
+_WANTED_VECTORS = (
+    "FROM wanted w CROSS JOIN vectors v ON v.encoder = ? AND v.prompt = ? AND v.digest = w.digest"
+)
+
+
+def _want(db: sqlite3.Connection, texts: Sequence[str]) -> None:
+    """The texts' digests, each with its first slot in ``texts``, in a temporary table ``wanted`` of
+    the connection, to be joined with the vectors (``_WANTED_VECTORS``)."""
+    db.execute("CREATE TEMP TABLE wanted (digest BLOB PRIMARY KEY, slot INTEGER) WITHOUT ROWID")
+    db.executemany(
+        "INSERT OR IGNORE INTO wanted VALUES (?, ?)", ((digest(t), i) for i, t in enumerate(texts))
+    )
+
+
 def cores() -> int:
     """CPU cores this process may run on (its affinity mask, which containers narrow)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -114,14 +129,8 @@ class EmbeddingStore:
         now = time.time()
         try:
             with closing(self._connect()) as db, db:
-                db.execute("CREATE TEMP TABLE wanted (digest BLOB PRIMARY KEY, slot INTEGER) WITHOUT ROWID")
-                wanted = ((digest(text), slot) for slot, text in enumerate(texts))
-                db.executemany("INSERT OR IGNORE INTO wanted VALUES (?, ?)", wanted)
-                cursor = db.execute(
-                    "SELECT w.slot, v.vector FROM wanted w CROSS JOIN vectors v "
-                    "ON v.encoder = ? AND v.prompt = ? AND v.digest = w.digest",
-                    (encoder_id, prompt),
-                )
+                _want(db, texts)
+                cursor = db.execute(f"SELECT w.slot, v.vector {_WANTED_VECTORS}", (encoder_id, prompt))
                 while fetched := cursor.fetchmany(_READ_ROWS):
                     chunk = [(slot, blob) for slot, blob in fetched if len(blob) == width]
                     slots = [slot for slot, _ in chunk]
@@ -145,13 +154,8 @@ class EmbeddingStore:
             return 0
         try:
             with closing(self._connect()) as db, db:
-                db.execute("CREATE TEMP TABLE asked (digest BLOB PRIMARY KEY) WITHOUT ROWID")
-                db.executemany("INSERT OR IGNORE INTO asked VALUES (?)", ((digest(t),) for t in texts))
-                (count,) = db.execute(
-                    "SELECT count(*) FROM asked a CROSS JOIN vectors v "
-                    "ON v.encoder = ? AND v.prompt = ? AND v.digest = a.digest",
-                    (encoder_id, prompt),
-                ).fetchone()
+                _want(db, texts)
+                (count,) = db.execute(f"SELECT count(*) {_WANTED_VECTORS}", (encoder_id, prompt)).fetchone()
         except sqlite3.Error as exc:
             self._give_up(exc)
             return 0

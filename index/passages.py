@@ -69,6 +69,6 @@ def blob_passages(entries: list[GlossaryEntry]) -> list[Passage]:
     ]
 
 
-def first_pass(passages: list[Passage]) -> list[Passage]:
+def first_pass_passages(passages: list[Passage]) -> list[Passage]:
     """The passages a first pass encodes: those of ``FIRST_PASS_PROMPT``."""
     return [p for p in passages if p.prompt == FIRST_PASS_PROMPT]

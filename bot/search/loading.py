@@ -29,8 +29,13 @@ from glossary.yamlio import PARSED_DIR
 from index import bulk
 from index.embeddings import BuildEncoder, BuildStatus, EmbeddingStore, cores, threads
 from index.encoders import Encoder
-from index.passages import FIRST_PASS_PROMPT, FIRST_PASS_RECIPE, RECIPE, glossary_passages
-from index.passages import first_pass as first_pass_of
+from index.passages import (
+    FIRST_PASS_PROMPT,
+    FIRST_PASS_RECIPE,
+    RECIPE,
+    first_pass_passages,
+    glossary_passages,
+)
 from index.rows import PROMPTS
 from index.store import INDEX_DIR, Passage, VectorIndex, index_key, is_saved, load_or_build
 
@@ -120,7 +125,7 @@ def ready(
         and first_pass
         and _first_pass_pays(passages, builder, glossary.content_hash, settings)
     ):
-        passages, recipe = first_pass_of(passages), FIRST_PASS_RECIPE
+        passages, recipe = first_pass_passages(passages), FIRST_PASS_RECIPE
     with threads(encoder, workers):
         if shipped is None:
             status.begin(f"encoding {glossary}" if recipe == RECIPE else f"encoding {glossary}, first pass")
@@ -150,14 +155,16 @@ def _first_pass_pays(
     ``first_pass_min_texts`` of the copies a first pass leaves out are not in the embedding store."""
     if not settings.first_pass_min_texts:
         return False
-    if is_saved(settings.cache_dir / INDEX_DIR, glossary_hash, builder.id, RECIPE):
-        return False
     left = 0
     for prompt in PROMPTS:
         if prompt != FIRST_PASS_PROMPT:
             texts = list(dict.fromkeys(p.text for p in passages if p.prompt == prompt))
             left += len(texts) - builder.store.stored(builder.id, prompt, texts)
-    return left >= settings.first_pass_min_texts
+    # Asked second: a saved index's texts are stored, so a restart stops at the count above instead
+    # of checksumming the saved FAISS file here and again when it is loaded.
+    return left >= settings.first_pass_min_texts and not is_saved(
+        settings.cache_dir / INDEX_DIR, glossary_hash, builder.id, RECIPE
+    )
 
 
 def sentence_index(
