@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict
 from bot.search import transfer
 from bot.search.logistic import fit_logistic
 from bot.search.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
-from bot.search.retrieval import Ranking, RetrievalOptions, Retriever, Signals, fuse
+from bot.search.retrieval import Ranking, RetrievalOptions, Retriever, fuse
 from bot.understand.query import Reading, read
 from glossary import languages_of
 
@@ -204,10 +204,23 @@ class Judgement(NamedTuple):
 
 
 @dataclass(frozen=True)
+class _Judged:
+    """What fitting reads of one question's ranking under one set of fusion weights."""
+
+    features: np.ndarray
+    top: int
+    target_rank: int | None  # the question's entry's place in the ranking (None: out of scope)
+
+
+@dataclass(frozen=True)
 class _Asked:
+    """A pseudo-question's ranking judged under each set of weights fitting may pick, not the
+    ranking itself: its signals cover every entry (11 numbers each), and at 5,000 entries a
+    thousand questions' signals held 220 MB at once, a first build's peak."""
+
     question: PseudoQuestion
-    signals: Signals
     target: int | None  # position of the question's entry among its view's entries
+    judged: dict[RetrievalOptions, _Judged]
 
 
 def shipped() -> Calibration:
@@ -233,8 +246,9 @@ def question(retriever: Retriever, progress: bool = False) -> Questioned:
         log.warning("calibrating on %d pseudo-questions", len(questions))
     readings = [read(q.text) for q in questions]  # each read once, then asked of its views
     vectors = retriever.encode(readings)
-    asked = ask(retriever, views, questions, readings, vectors)
-    return Questioned(views, questions, readings, vectors, asked, _best_options(retriever.options, asked))
+    candidates = _candidates(retriever.options)
+    asked = ask(retriever, views, questions, readings, vectors, candidates)
+    return Questioned(views, questions, readings, vectors, asked, _best_options(candidates, asked))
 
 
 def fit(
@@ -292,7 +306,7 @@ def _confidence(
     reworded = [i for i, q in enumerate(done.questions) if q.kind in REWORDED]
     again = [replace(done.questions[i], fold=whole.fold) for i in reworded]
     readings = [done.readings[i] for i in reworded]
-    verbatim = ask(retriever, [whole], again, readings, done.vectors[reworded])
+    verbatim = ask(retriever, [whole], again, readings, done.vectors[reworded], [done.options])
     xv, _, right_v = labelled(verbatim, done.options)
     # the borrowed rows carry every feature (they are shipped once for both models): the confidence's own
     lent = np.asarray(borrowed.z, dtype=np.float64).reshape(-1, len(FEATURES))[:, CONFIDENCE_FEATURES]
@@ -321,13 +335,12 @@ def _rescaled(model: Logistic, borrowed: transfer.Borrowed) -> Logistic:
 
 
 def labelled(asked: Sequence[_Asked], options: RetrievalOptions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features of each question's ranking, whether it is in scope, whether its entry came first."""
-    rankings = [fuse(a.signals, options) for a in asked]
-    x = np.stack([features(r) for r in rankings])
+    """Features of each question's ranking, whether it is in scope, whether its entry came first
+    (``options``: weights the questions were judged under by ``ask``)."""
+    judged = [a.judged[options] for a in asked]
+    x = np.stack([j.features for j in judged])
     inside = np.array([a.target is not None for a in asked])
-    right = np.array(
-        [a.target is not None and r.top == a.target for a, r in zip(asked, rankings, strict=True)]
-    )
+    right = np.array([a.target is not None and j.top == a.target for a, j in zip(asked, judged, strict=True)])
     return x, inside, right
 
 
@@ -337,8 +350,10 @@ def ask(
     questions: list[PseudoQuestion],
     readings: Sequence[Reading],
     vectors: np.ndarray,
+    candidates: Sequence[RetrievalOptions],
 ) -> list[_Asked]:
-    """Signals of every question against its fold's view; targets are positions in that view."""
+    """Every question asked of its fold's view and judged under each of ``candidates`` (sets of
+    fusion weights); targets are positions in that view."""
     rows = retriever.vectors.manifest.rows
     out: list[_Asked] = []
     for view in views:
@@ -351,25 +366,33 @@ def ask(
         for i, q in enumerate(questions):
             if q.fold == view.fold:
                 target = position.get(q.entry_id) if q.entry_id else None
-                out.append(_Asked(q, folded.signals(readings[i], vectors[i]), target))
+                signals = folded.signals(readings[i], vectors[i])
+                judged = {w: _judge(fuse(signals, w), target) for w in candidates}
+                out.append(_Asked(q, target, judged))
     return out
 
 
+def _judge(ranking: Ranking, target: int | None) -> _Judged:
+    place = None if target is None else int(np.flatnonzero(ranking.order == target)[0])
+    return _Judged(features(ranking), ranking.top, place)
+
+
 def _mrr(asked: Sequence[_Asked], options: RetrievalOptions) -> float:
-    ranks = []
-    for a in asked:
-        if a.target is None:
-            continue
-        order = fuse(a.signals, options).order
-        ranks.append(1.0 / (1 + int(np.flatnonzero(order == a.target)[0])))
+    ranks = [1.0 / (1 + place) for a in asked if (place := a.judged[options].target_rank) is not None]
     return float(np.mean(ranks)) if ranks else 0.0
 
 
-def _best_options(base: RetrievalOptions, asked: Sequence[_Asked]) -> RetrievalOptions:
-    best, best_mrr = base, _mrr(asked, base)
+def _candidates(base: RetrievalOptions) -> list[RetrievalOptions]:
+    """``base``, then each combination of ``WEIGHT_GRID``'s values on it."""
     names = list(WEIGHT_GRID)
-    for values in itertools.product(*WEIGHT_GRID.values()):
-        candidate = base.model_copy(update=dict(zip(names, values, strict=True)))
+    grid = itertools.product(*WEIGHT_GRID.values())
+    return [base, *(base.model_copy(update=dict(zip(names, values, strict=True))) for values in grid)]
+
+
+def _best_options(candidates: Sequence[RetrievalOptions], asked: Sequence[_Asked]) -> RetrievalOptions:
+    """The candidate with the best MRR; the first (the retriever's own) on ties."""
+    best, best_mrr = candidates[0], _mrr(asked, candidates[0])
+    for candidate in candidates[1:]:
         score = _mrr(asked, candidate)
         if score > best_mrr + 1e-9:
             best, best_mrr = candidate, score

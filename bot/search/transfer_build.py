@@ -52,7 +52,7 @@ def asked_rows(retriever: Retriever, questions: Mapping[str, Sequence[str]]) -> 
     ]
     readings = [read(q.text) for q in asked]
     whole = [View(v.fold, v.held_out, {}) for v in done.views]
-    rows = ask(retriever, whole, asked, readings, retriever.encode(readings))
+    rows = ask(retriever, whole, asked, readings, retriever.encode(readings), [done.options])
     x, inside, right = labelled(rows, done.options)
     return Borrowed(
         z=np.round(scale.apply(x), DECIMALS).tolist(), inside=inside.tolist(), right=right.tolist()
