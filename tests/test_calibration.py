@@ -4,13 +4,15 @@ the real-model figures are in test_retrieval_quality.py)."""
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from bot import evaluation
 from bot.search import calibration, calibration_files, pseudo
-from bot.search.retrieval import Retriever
+from bot.search.retrieval import Retriever, fuse
+from bot.understand.query import read
 from bot.understand.text import tokens
 from glossary import languages_of, load_glossary
 from index.passages import glossary_passages
@@ -379,3 +381,31 @@ def test_the_confidence_reads_every_feature_but_the_name_cover(retriever):
     assert "name_cover" not in names["correct"] and "name_cover" in names["in_scope"]
     assert len(fitted.correct.coef) == len(names["correct"]) == len(calibration.FEATURES) - 1
     assert len(fitted.in_scope.coef) == len(names["in_scope"])
+
+
+def test_each_question_is_judged_as_its_ranking_under_each_candidate_weighting(retriever):
+    """Fitting keeps a few numbers per question and weighting, not the signals over every entry
+    (a 5,000-entry glossary's pseudo-questions held 220 MB of them): what it keeps must be what
+    ranking the question under those weights gives."""
+    _, questions = pseudo.views_and_questions(retriever.entries)
+    whole = pseudo.View(pseudo.FOLDS, frozenset(), {})
+    asked_questions = [replace(q, fold=whole.fold) for q in questions[:40]]
+    readings = [read(q.text) for q in asked_questions]
+    vectors = retriever.encode(readings)
+    candidates = calibration._candidates(retriever.options)
+    assert len(set(candidates)) > 1
+    asked = calibration.ask(retriever, [whole], asked_questions, readings, vectors, candidates)
+    position = {e.id: i for i, e in enumerate(retriever.entries)}
+    no_paraphrases = np.array([r.kind != "paraphrase" for r in retriever.vectors.manifest.rows])
+    asked_of = Retriever(retriever.entries, retriever.encoder, retriever.vectors, row_mask=no_paraphrases)
+    for a, reading, vector in zip(asked, readings, vectors, strict=True):
+        signals = asked_of.signals(reading, vector)
+        for weights in candidates:
+            ranking = fuse(signals, weights)
+            judged = a.judged[weights]
+            assert judged.features.shape == (len(calibration.FEATURES),)
+            np.testing.assert_array_equal(judged.features, calibration.features(ranking))
+            assert judged.top == ranking.top
+            target = position.get(a.question.entry_id) if a.question.entry_id else None
+            expected = None if target is None else int(np.flatnonzero(ranking.order == target)[0])
+            assert judged.target_rank == expected
