@@ -41,48 +41,23 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
-from copy import deepcopy
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import httpx
 import yaml
 
-from benchmarks.child import status_mb
+from benchmarks.deploy_modes import QUESTIONS, ROUNDS, child
+from benchmarks.generated import CNCF, REPO, generate
 from bot.settings import ENV_PREFIX
 
-if TYPE_CHECKING:
-    from bot.core import GlossaryBot
-    from bot.settings import Settings
-
-REPO = Path(__file__).resolve().parents[1]
 #: Where deployment figures are recorded (the README quotes them; tests/test_readme_figures.py checks).
 DEPLOY_FILE = REPO / "benchmarks" / "DEPLOY.json"
-CNCF = REPO.parent / "shared" / "eval" / "foreign" / "cncf-hi" / "glossary.yaml"
-BUNDLED = sorted((REPO / "glossary" / "data").glob("*.yaml"))
 ENTRY_LIMIT = 5000
 #: How long one start or build may take before the benchmark gives up on it.
 TIMEOUT_S = 4 * 3600
 POLL_S = 0.1
-QUESTIONS = [
-    "what is a container",
-    "dropout kya hai?",
-    "ओवरफिटिंग क्या है",
-    "batch vs epoch",
-    "gradient clipping",
-]
-#: Rounds of ``QUESTIONS`` (each question numbered, so none is answered from the query cache).
-LATENCY_ROUNDS = 4
-#: Runs of each side of the first-build figure, in turns.
-ROUNDS = 2
 #: One-entry edits of each kind in the edits section.
 EDIT_ROUNDS = 3
-#: Texts encoded before the throughput figure is timed (the engine's first call sets itself up).
-WARM_UP = 8
-#: Texts encoded per thread count for the encoding-speed figure.
-SPEED_SAMPLE = 64
-#: The fields of an entry whose text a copy varies (so that copies are encoded, not found stored).
-TEXT_FIELDS = ("definition_en", "definition_hi", "usage_en", "usage_hi", "example_en", "example_hi")
 #: What the benchmark's edit appends to one definition.
 EDIT = " Edited for the benchmark."
 
@@ -198,37 +173,6 @@ def edit(work: Path) -> dict[str, float]:
     return out
 
 
-def generate(entries: int, folder: Path, same_texts: bool = False) -> Path:
-    """A glossary of ``entries`` entries: the bundled and CNCF entries again and again, each copy's
-    id, terms and texts marked with its number (so every text is new to the encoder). ``same_texts``:
-    only the id is marked, so a build encodes each text once (about 1,600 texts at any size) and
-    everything else a build does is measured at full size."""
-    sources = []
-    for path in [*BUNDLED, CNCF]:
-        for entry in yaml.safe_load(path.read_text(encoding="utf-8"))["entries"]:
-            kept = {
-                k: v for k, v in entry.items() if k not in {"paraphrases", "aliases", "related", "source"}
-            }
-            sources.append(kept)
-    out = []
-    for n in range(entries):
-        entry = deepcopy(sources[n % len(sources)])  # shared maps would be written as YAML aliases
-        copy = n // len(sources)
-        entry["id"] = f"{entry['id']}-{copy}"
-        for key in () if same_texts else ("term", "term_en", "term_hi"):
-            entry[key] = f"{entry[key]} {copy}"
-        for key in () if same_texts else TEXT_FIELDS:
-            if entry.get(key):
-                entry[key] = f"{entry[key]} ({copy})"
-        entry["source"] = {"document": "generated.txt", "line": n + 1}
-        out.append(entry)
-    path = folder / "generated.yaml"
-    folder.mkdir(parents=True, exist_ok=True)
-    doc = {"document": "generated.txt", "title_hi": "benchmark", "entries": out}
-    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return path
-
-
 def _child(*args: str, cache: Path, **settings: str) -> dict:
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.deploy", "--child", *args],
@@ -309,98 +253,6 @@ def throughput(work: Path) -> dict[str, object]:
     out = _child("throughput", str(CNCF), cache=work / "throughput-cache")
     build, bare = statistics.median(out["build_per_s"]), statistics.median(out["bare_per_s"])
     return {**out, "build_median_per_s": build, "bare_median_per_s": bare, "ratio": build / bare}
-
-
-def _throughput(glossary: Path, settings: Settings) -> dict:
-    """Inside a child: both ways of encoding the glossary's index texts, in turns (see module docstring)."""
-    from glossary import load_glossary
-    from index import bulk
-    from index.embeddings import BuildEncoder, BuildStatus, EmbeddingStore, cores
-    from index.embeddings import threads as using
-    from index.encoders import make_encoder
-    from index.passages import glossary_passages
-
-    serving = make_encoder(settings.encoder_backend, settings.cache_dir)
-    passages = glossary_passages(list(load_glossary([glossary]).entries))
-    by_prompt = {p: [x.text for x in passages if x.prompt == p] for p in ("passage", "query")}
-    texts = sum(len(t) for t in by_prompt.values())
-    faster = bulk.lazy(serving, settings.cache_dir, cores(), settings.bulk_memory_mb)
-    encoder = faster(min(len(t) for t in by_prompt.values())) or serving
-    build, bare = [], []
-    with using(serving, cores()), tempfile.TemporaryDirectory() as tmp:
-        encoder.encode_passages(by_prompt["passage"][:WARM_UP])
-        for r in range(ROUNDS):
-            store = EmbeddingStore(Path(tmp) / f"{r}.sqlite3")
-            builder = BuildEncoder(serving, store, BuildStatus(), bulk=faster)
-            began = time.perf_counter()
-            builder.encode_passages(by_prompt["passage"])
-            builder.encode_queries(by_prompt["query"])
-            build.append(texts / (time.perf_counter() - began))
-            began = time.perf_counter()
-            encoder.encode_passages(by_prompt["passage"])
-            encoder.encode_queries(by_prompt["query"])
-            bare.append(texts / (time.perf_counter() - began))
-    backend = bulk.backend_of(encoder) or settings.encoder_backend
-    return {"backend": backend, "texts": texts, "build_per_s": build, "bare_per_s": bare}
-
-
-def child(mode: str, glossary: Path, threads: int = 1) -> dict:
-    """Inside a child process: load the bot whole and query it (``load``), load it in the app's order
-    (``app``: searchable, then the sentences added) and query it, load it searchable only
-    (``search``); time encoding on ``threads`` threads; or (the first build's floor) load the
-    encoder and encode one ``term: definition`` text per entry."""
-    from bot.core import GlossaryBot
-    from bot.settings import Settings
-
-    settings = Settings(glossary_paths=[glossary])
-    if mode == "throughput":
-        return _throughput(glossary, settings)
-    if mode == "floor":
-        from glossary import load_glossary
-        from index.encoders import make_encoder
-
-        entries = load_glossary([glossary]).entries
-        encoder = make_encoder(settings.encoder_backend, settings.cache_dir)
-        encoder.encode_passages([f"{e.term}: {e.definition_en or e.definition_hi}" for e in entries])
-        return {"texts": len(entries)}
-    if mode == "speed":
-        from glossary import load_glossary
-        from index.embeddings import threads as using
-        from index.encoders import make_encoder
-        from index.passages import glossary_passages
-
-        encoder = make_encoder(settings.encoder_backend, settings.cache_dir)
-        texts = [p.text for p in glossary_passages(list(load_glossary([glossary]).entries))][:SPEED_SAMPLE]
-        with using(encoder, threads):
-            began = time.perf_counter()
-            encoder.encode_passages(texts)
-            return {"rate": len(texts) / (time.perf_counter() - began)}
-    began = time.perf_counter()
-    bot = GlossaryBot.load(settings, sentences=mode == "load", first_pass=mode == "app")
-    out = {"load_s": time.perf_counter() - began}
-    if mode == "search":
-        return out
-    if mode == "app":  # served from here on; the rest is added after, as the app adds it
-        if not bot.complete:
-            out["first_pass_s"] = out["load_s"]
-            out["first_pass_p50_ms"] = _p50_ms(bot, "first pass ")
-            bot.complete_index()
-        out["searchable_s"] = time.perf_counter() - began
-        bot.add_sentences()
-        out["load_s"] = time.perf_counter() - began
-    p50_ms = _p50_ms(bot)
-    return {**out, "query_p50_ms": p50_ms, "peak_rss_mb": status_mb("VmHWM"), "rss_mb": status_mb("VmRSS")}
-
-
-def _p50_ms(bot: GlossaryBot, mark: str = "") -> float:
-    """``bot.answer``'s median over ``QUESTIONS`` asked ``LATENCY_ROUNDS`` times, each new to its LRU
-    (numbered, after ``mark``: another series asks other questions)."""
-    latencies = []
-    for question in [f"{q} {mark}{n}" for n in range(LATENCY_ROUNDS) for q in QUESTIONS]:
-        t0 = time.perf_counter()
-        bot.answer(question)
-        latencies.append(time.perf_counter() - t0)
-    return 1000 * statistics.median(latencies)
 
 
 def stamp() -> str:

@@ -4,7 +4,7 @@ On a shared machine an absolute time says more about the neighbours than about t
 are measured in turns under the same load: each round edits one more entry's definition, then times
 ``GlossaryBot.load`` in a new process with the ref's code and with this checkout's (the order
 alternates between rounds), each on its own copy of ``--cache``, a cache in which ``--glossary`` was
-built once: ``--prepare 5000`` writes it (``benchmarks.deploy``'s generator with same texts, so each
+built once: ``--prepare 5000`` writes it (``benchmarks.generated``'s generator with same texts, so each
 text is encoded once) and builds it there, then exits. Prints one JSON line per load and a summary;
 ``--record SECTION`` also merges the summary, with the command, time and load average, into
 ``--out`` (default ``benchmarks/DEPLOY.json``) under that name.
@@ -24,7 +24,8 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks.deploy import DEPLOY_FILE, command_line, generate, merge, stamp
+from benchmarks.deploy import DEPLOY_FILE, command_line, merge, stamp
+from benchmarks.generated import generate
 
 REPO = Path(__file__).resolve().parents[1]
 #: What the child process runs: the bot's load with the code on the front of sys.path.

@@ -27,7 +27,8 @@ import httpx
 import numpy as np
 
 from benchmarks.child import status_mb
-from benchmarks.deploy import DEPLOY_FILE, LATENCY_ROUNDS, QUESTIONS, App, _child, command_line, merge, stamp
+from benchmarks.deploy import DEPLOY_FILE, App, _child, command_line, merge, stamp
+from benchmarks.deploy_modes import LATENCY_ROUNDS, QUESTIONS
 from index.embeddings import STORE_FILE
 
 #: Share of the kept store's vectors deleted, so that this share is encoded again.

@@ -5,7 +5,7 @@ names with one letter swapped (a typo); each is one call of the suggester the ch
 (``bot.lookup.suggest.Suggester``, what ``GET /suggest`` runs), timed alone. The floor is the Browse
 filter (``bot.lookup.browse.filtered``) on the same text, the reading the suggestions share. Printed:
 median, p95 and max in ms, and the medians' ratio. ``--entries N`` also measures the bundled
-glossary's entries repeated up to N (``benchmarks.deploy.generate``), as a large user glossary; no
+glossary's entries repeated up to N (``benchmarks.generated.generate``), as a large user glossary; no
 vector index is needed, the suggester reads only the words. ``--out FILE`` keeps the run (the README's
 figures are ``benchmarks/SUGGEST.json``'s, a test keeps them equal).
 """
@@ -21,7 +21,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks.deploy import generate
+from benchmarks.generated import generate
 from benchmarks.stats import timed_ms
 from bot.lookup import browse
 from bot.lookup.suggest import Suggester
