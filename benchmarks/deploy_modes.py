@@ -34,7 +34,8 @@ SPEED_SAMPLE = 64
 
 
 def _throughput(glossary: Path, settings: Settings) -> dict:
-    """Inside a child: both ways of encoding the glossary's index texts, in turns (see module docstring)."""
+    """Inside a child: both ways of encoding the glossary's index texts, in turns (``benchmarks.deploy``'s
+    docstring, 5: throughput)."""
     from glossary import load_glossary
     from index import bulk
     from index.embeddings import BuildEncoder, BuildStatus, EmbeddingStore, cores
