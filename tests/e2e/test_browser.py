@@ -454,7 +454,8 @@ def test_an_example_clicked_as_the_page_opens_stays_in_the_chat(browser, server,
     page = _load(browser.new_page(viewport={"width": 1280, "height": 900}), server[0], outside, "#chat")
     try:
         example = page.locator("#examples button").first
-        question = example.inner_text().strip()  # waits until the example is shown
+        example.wait_for(state="visible")  # as soon as it can be clicked; hidden, its text may be unset
+        question = example.inner_text().strip()
         example.click()
         page.locator("#chat [data-testid=user]").first.wait_for()  # asked; does it stay?
         page.wait_for_timeout(RESTORE_DELAY_S * 1000)
