@@ -46,8 +46,9 @@ from pathlib import Path
 import httpx
 import yaml
 
+from benchmarks.config import REPO
 from benchmarks.deploy_modes import QUESTIONS, ROUNDS, child
-from benchmarks.generated import CNCF, REPO, generate
+from benchmarks.generated import CNCF, generate
 from bot.settings import ENV_PREFIX
 
 #: Where deployment figures are recorded (the README quotes them; tests/test_readme_figures.py checks).

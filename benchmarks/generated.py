@@ -1,5 +1,6 @@
-"""The generated glossaries the deploy, memory, suggestion and edit benchmarks build: the bundled and
-CNCF entries copied up to any size, each copy's texts made distinct so that a build encodes them."""
+"""The generated glossaries the deploy, suggestion and edit benchmarks build (and the memory one reads
+where the deploy one kept it): the bundled and CNCF entries copied up to any size, each copy's texts
+made distinct so that a build encodes them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
+from benchmarks.config import REPO
+
 CNCF = REPO.parent / "shared" / "eval" / "foreign" / "cncf-hi" / "glossary.yaml"
 BUNDLED = sorted((REPO / "glossary" / "data").glob("*.yaml"))
 #: The fields of an entry whose text a copy varies (so that copies are encoded, not found stored).
