@@ -21,7 +21,7 @@ from bot.reply.cards import MAX_RELATED
 from bot.reply.context import Context
 from bot.reply.router import HANDLERS, answer_lang, route
 from bot.search.calibration import Calibration
-from bot.search.evidence import MAX_COMPARED, Evidence, Retrieval, retrieve
+from bot.search.evidence import MAX_COMPARED, Evidence, Retrieval
 from bot.search.loading import Loaded, read_glossary, ready, sentence_index
 from bot.search.retrieval import Hit, Retriever
 from bot.search.sentences import SentenceIndex
@@ -255,12 +255,13 @@ class GlossaryBot:
         return clean(question, self.settings.max_question_chars)
 
     def retrieve(self, question: str, k: int | None = None) -> Retrieval:
-        """Rank entries for a question and decide whether the glossary covers it.
-
-        A comparison ("X vs Y") puts the best entry for each side at the top.
+        """Rank entries for a question and decide whether the glossary covers it, as an answer does:
+        the entry a question names outright comes first, and a comparison ("X vs Y") puts the best
+        entry for each side at the top. Search and evaluation read this, so they see what askers see.
         """
         query = understand(question, self.settings.max_question_chars)
-        return retrieve(self._loaded, query, k or self.settings.top_k, self.settings, self.comparisons)
+        k = k or self.settings.top_k
+        return Evidence(self._loaded, query, query.reading.lang, self.settings, self.comparisons, k).found
 
     def search(self, question: str, k: int | None = None) -> list[Hit]:
         """The top-k entries for a question, best first (empty for a question with no words)."""

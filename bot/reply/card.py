@@ -102,14 +102,13 @@ def reply(ctx: Context) -> Answer:
     whatever the ranking's doubts."""
     found, named = ctx.evidence.found, ctx.evidence.named
     is_named = named is not None and found.hits[0].entry.id == named.id
-    confidence = 1.0 if is_named else found.confidence
     how_to = ctx.query.how_to
     closest = _closest_advice(ctx, found.hits[0].entry) if how_to else None
     return compose(
         found.hits,
         ctx.lang,
         ctx.glossary,
-        confidence,
+        found.confidence,
         ctx.query.reading,
         ctx.notice,
         how_to=how_to,

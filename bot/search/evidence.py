@@ -30,6 +30,9 @@ SIDE_NAME_MATCH = 0.5
 MAX_COMPARED = 4
 #: Hits ranked at least, whatever ``k``: a comparison's two sides plus one to fall back on.
 MIN_RANKED = 3
+#: The confidence in the entry a question names outright: the question is its whole name (or alias),
+#: and no other entry has that name (``named_entry``).
+NAMED_CONFIDENCE = 1.0
 
 
 @dataclass(frozen=True)
@@ -53,16 +56,18 @@ def retrieve(
     k: int,
     settings: Settings,
     comparisons: bool = True,
-    first: str | None = None,
+    named: GlossaryEntry | None = None,
 ) -> Retrieval:
-    """Rank entries for ``query`` and decide whether the glossary covers it; ``first``: an entry put
-    at the top wherever it ranked. With ``comparisons``, "X vs Y" puts the entry each side names first.
+    """Rank entries for ``query`` and decide whether the glossary covers it. ``named``: the entry the
+    question names outright (:func:`named_entry`), put first wherever it ranked and answered with
+    ``NAMED_CONFIDENCE``: what the ranking thinks of its own first entry says nothing of it. With
+    ``comparisons``, "X vs Y" puts the entry each side names first.
     """
     if not query.reading.has_words:
         return Retrieval(query, [], True, False, 0.0)
     retriever, calibration = loaded.retriever, loaded.calibration
     ranking = retriever.rank(query.reading)
-    hits = retriever.hits(ranking, max(k, MIN_RANKED), first)
+    hits = retriever.hits(ranking, max(k, MIN_RANKED), named.id if named else None)
     pair, missing = compared(retriever, query.sides if comparisons else None, query.choice)
     if pair:
         rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
@@ -73,6 +78,8 @@ def retrieve(
     # A question whose only words are numbers or scaffolding ("12345", "what is it?") names no topic.
     topical = query.reading.topical
     answers, confidence = calibration.judge(ranking, threshold)
+    if named is not None:
+        answers, confidence = True, NAMED_CONFIDENCE
     abstained = pair is None and (not topical or not answers)
     if pair is None:
         return Retrieval(query, hits[:k], abstained, False, confidence, ranking=ranking)
@@ -151,15 +158,7 @@ class Evidence:
     @memoized
     def found(self) -> Retrieval:
         """The question's ranking, with the entry it names outright first."""
-        named = self.named
-        return retrieve(
-            self.loaded,
-            self.query,
-            self.k,
-            self.settings,
-            self.comparisons,
-            named.id if named else None,
-        )
+        return retrieve(self.loaded, self.query, self.k, self.settings, self.comparisons, self.named)
 
     @memoized
     def remedies(self) -> list[Remedy]:
