@@ -18,6 +18,7 @@ _DENSE_ONLY: dict[str, object] = {
     "strip_scaffolding": False,
     "hinglish": False,
     "acronyms": False,
+    "whole_names": False,
 }
 
 #: name -> (changes to the fitted options, comparison handling on?)
@@ -34,6 +35,7 @@ VARIANTS: dict[str, tuple[dict[str, object], bool]] = {
     "full -scaffold strip": ({"strip_scaffolding": False}, True),
     "full -hinglish": ({"hinglish": False}, True),
     "full -acronym expansion": ({"acronyms": False}, True),
+    "full -whole names": ({"whole_names": False}, True),
     "full -comparison": ({}, False),
 }
 

@@ -159,6 +159,27 @@ def test_a_definition_question_names_its_topic_without_the_context_it_is_set_in(
     assert (named.id if named else None) == entry_id
 
 
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("question", "named", "ranked_first"),
+    [
+        ("What is dropout in overfitting and regularization?", "Dropout", "Regularization"),
+        ("define epoch in training loss and validation loss curves", "Epoch", "Overfitting"),
+    ],
+)
+def test_search_gives_first_the_entry_a_question_names_as_the_card_does(bot, question, named, ranked_first):
+    """Search, evaluation and the card agree on the first entry: the one the question names outright,
+    answered at the confidence the card states for it; the ablation's lookup switch shows the ranking
+    alone put another entry first."""
+    from bot.search.evidence import NAMED_CONFIDENCE
+    from bot.variants import variant_bot
+
+    found = bot.retrieve(question)
+    assert (found.hits[0].entry.term, found.abstained, found.confidence) == (named, False, NAMED_CONFIDENCE)
+    assert bot.answer(question).citations[0].term == named
+    assert variant_bot(bot, "full -whole names").retrieve(question).hits[0].entry.term == ranked_first
+
+
 @pytest.mark.parametrize(
     ("heading", "question", "named"),
     [

@@ -153,6 +153,8 @@ class Evidence:
     @memoized
     def named(self) -> GlossaryEntry | None:
         """The entry whose whole name the question is: answered even when it ranks second."""
+        if not self.loaded.retriever.options.whole_names:
+            return None
         return named_entry(self.query.reading, self.loaded.glossary)
 
     @memoized

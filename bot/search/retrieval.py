@@ -66,6 +66,8 @@ class RetrievalOptions(BaseModel):
     strip_scaffolding: bool = True
     hinglish: bool = True
     acronyms: bool = True
+    #: A question that is wholly one entry's name gets that entry first (``Evidence.named``).
+    whole_names: bool = True
 
 
 class Hit(BaseModel):
