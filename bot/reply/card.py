@@ -99,9 +99,8 @@ def compose(
 
 def reply(ctx: Context) -> Answer:
     """The card of the entry asked about. A question that is exactly an entry's name is that entry,
-    whatever the ranking's doubts."""
-    found, named = ctx.evidence.found, ctx.evidence.named
-    is_named = named is not None and found.hits[0].entry.id == named.id
+    whatever the ranking's doubts: search puts it first."""
+    found = ctx.evidence.found
     how_to = ctx.query.how_to
     closest = _closest_advice(ctx, found.hits[0].entry) if how_to else None
     return compose(
@@ -113,7 +112,7 @@ def reply(ctx: Context) -> Answer:
         ctx.notice,
         how_to=how_to,
         closest=closest,
-        named=is_named,
+        named=ctx.evidence.named is not None,
     )
 
 

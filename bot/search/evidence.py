@@ -77,9 +77,10 @@ def retrieve(
         threshold = calibration.threshold
     # A question whose only words are numbers or scaffolding ("12345", "what is it?") names no topic.
     topical = query.reading.topical
-    answers, confidence = calibration.judge(ranking, threshold)
     if named is not None:
         answers, confidence = True, NAMED_CONFIDENCE
+    else:
+        answers, confidence = calibration.judge(ranking, threshold)
     abstained = pair is None and (not topical or not answers)
     if pair is None:
         return Retrieval(query, hits[:k], abstained, False, confidence, ranking=ranking)
