@@ -28,10 +28,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-from bot.core import GlossaryBot  # after the offline switches above
+from benchmarks.config import REPO  # after the offline switches above
+from bot.core import GlossaryBot
 from bot.settings import Settings
 
-REPO = Path(__file__).resolve().parents[1]
 EVAL = REPO.parent / "shared" / "eval"
 ADVICE = Path(__file__).parent / "data" / "advice.jsonl"
 #: name -> (glossary files, project extras on?, question files)

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import yaml
 
+from benchmarks.config import REPO
 from benchmarks.deploy import DEPLOY_FILE, command_line, merge, stamp
 from benchmarks.generated import generate
 
-REPO = Path(__file__).resolve().parents[1]
 #: What the child process runs: the bot's load with the code on the front of sys.path.
 CHILD = """
 import json, sys, time

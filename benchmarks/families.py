@@ -25,6 +25,7 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from benchmarks.config import REPO
 from benchmarks.deploy import stamp
 from bot import evaluation
 from bot.core import GlossaryBot
@@ -34,7 +35,6 @@ from index.encoders import CachedEncoder, make_encoder
 from index.passages import FIRST_PASS_PROMPT, RECIPE, glossary_passages
 from index.store import Passage
 
-REPO = Path(__file__).resolve().parents[1]
 EVAL = REPO.parent / "shared" / "eval"
 CNCF = EVAL / "foreign" / "cncf-hi"
 #: (name, glossary files (none: the bundled one), project extras, dev set)
