@@ -19,6 +19,7 @@ _DENSE_ONLY: dict[str, object] = {
     "hinglish": False,
     "acronyms": False,
     "whole_names": False,
+    "sounded_names": False,
 }
 
 #: name -> (changes to the fitted options, comparison handling on?)
@@ -36,6 +37,7 @@ VARIANTS: dict[str, tuple[dict[str, object], bool]] = {
     "full -hinglish": ({"hinglish": False}, True),
     "full -acronym expansion": ({"acronyms": False}, True),
     "full -whole names": ({"whole_names": False}, True),
+    "full -names by sound": ({"sounded_names": False}, True),
     "full -comparison": ({}, False),
 }
 

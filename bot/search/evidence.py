@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bot.search.calibration import SURE
 from bot.search.loading import Loaded
 from bot.search.memo import memoized
-from bot.search.names import antonym, is_only_name, named_entry
+from bot.search.names import antonym, is_only_name, named_entry, sounded_entry
 from bot.search.remedies import Remedy, remedies
 from bot.search.retrieval import Hit, Ranking, Retriever
 from bot.settings import Settings
@@ -33,6 +34,12 @@ MIN_RANKED = 3
 #: The confidence in the entry a question names outright: the question is its whole name (or alias),
 #: and no other entry has that name (``named_entry``).
 NAMED_CONFIDENCE = 1.0
+#: The least confidence stated in the entry whose name a question's topic sounds like
+#: (:func:`sounded_entry`): ``SURE``, so that it is answered. Not 1.0: it is not the name as written.
+SOUNDED_CONFIDENCE = SURE
+#: The first entries of the ranking whose names are compared with the asked topic by sound (an
+#: entry sounding like it ranks among them: its name's words are matched by sound too).
+SOUND_CANDIDATES = 10
 
 
 @dataclass(frozen=True)
@@ -60,14 +67,17 @@ def retrieve(
 ) -> Retrieval:
     """Rank entries for ``query`` and decide whether the glossary covers it. ``named``: the entry the
     question names outright (:func:`named_entry`), put first wherever it ranked and answered with
-    ``NAMED_CONFIDENCE``: what the ranking thinks of its own first entry says nothing of it. With
-    ``comparisons``, "X vs Y" puts the entry each side names first.
+    ``NAMED_CONFIDENCE``: what the ranking thinks of its own first entry says nothing of it. Else the
+    entry whose name the question sounds like (:func:`sounded_by`) goes first, answered with at least
+    ``SOUNDED_CONFIDENCE``. With ``comparisons``, "X vs Y" puts the entry each side names first.
     """
     if not query.reading.has_words:
         return Retrieval(query, [], True, False, 0.0)
     retriever, calibration = loaded.retriever, loaded.calibration
     ranking = retriever.rank(query.reading)
-    hits = retriever.hits(ranking, max(k, MIN_RANKED), named.id if named else None)
+    sounded = None if named is not None else sounded_by(retriever, ranking, query.reading)
+    first = named or sounded
+    hits = retriever.hits(ranking, max(k, MIN_RANKED), first.id if first else None)
     pair, missing = compared(retriever, query.sides if comparisons else None, query.choice)
     if pair:
         rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
@@ -81,12 +91,21 @@ def retrieve(
         answers, confidence = True, NAMED_CONFIDENCE
     else:
         answers, confidence = calibration.judge(ranking, threshold)
+    if sounded is not None:
+        answers, confidence = True, max(confidence, SOUNDED_CONFIDENCE)
     abstained = pair is None and (not topical or not answers)
     if pair is None:
         return Retrieval(query, hits[:k], abstained, False, confidence, ranking=ranking)
     return Retrieval(
         query, hits[: max(k, len(pair))], abstained, True, confidence, len(pair), missing, ranking
     )
+
+
+def sounded_by(retriever: Retriever, ranking: Ranking, reading: Reading) -> GlossaryEntry | None:
+    """The entry among the ranking's first whose name ``reading``'s topic sounds like, if one does."""
+    if not retriever.options.sounded_names:
+        return None
+    return sounded_entry(reading, [retriever.entries[i] for i in ranking.order[:SOUND_CANDIDATES]])
 
 
 def named_by(retriever: Retriever, text: Reading) -> Hit | None:

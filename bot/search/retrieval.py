@@ -68,6 +68,9 @@ class RetrievalOptions(BaseModel):
     acronyms: bool = True
     #: A question that is wholly one entry's name gets that entry first (``Evidence.named``).
     whole_names: bool = True
+    #: A question whose topic sounds like one of the first entries' names, across scripts or with a
+    #: typo, gets that entry first (``bot.search.names.sounded_entry``).
+    sounded_names: bool = True
 
 
 class Hit(BaseModel):
