@@ -117,6 +117,7 @@ def test_a_name_asked_in_the_other_script_sounds_like_its_entry(one_language, vi
         ("why do we use learning rate warmup", ["learning-rate", "warmup"]),  # more than a name
         ("what is attention", ["flash-attention"]),  # a part of a name
         ("what is a transformer", ["adapters", "lora"]),
+        ("what is ram", ["vram"]),  # too short to be a name typed with a typo
     ],
 )
 def test_a_topic_that_is_not_a_whole_name_sounds_like_no_entry(glossary, question, entry_ids):

@@ -16,7 +16,7 @@ from functools import lru_cache
 import regex
 from rapidfuzz import fuzz
 
-from bot.search.lexical import entry_names, romanized, script_of
+from bot.search.lexical import MIN_FUZZY_LEN, entry_names, romanized, script_of
 from bot.understand.cues import OPPOSITE_WORDS
 from bot.understand.query import Reading, reading_of
 from bot.understand.text import content_tokens, normalise, tokens
@@ -66,7 +66,8 @@ def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) 
 
     The ranking found these entries, but across scripts its evidence is weaker than within one, so
     it stated too little of them (0.63 on average for English term questions asked of the bundled
-    glossary's Hindi-only view, which had 96 % of them right). None when two candidates sound alike."""
+    glossary's Hindi-only view, which had 96 % of them right). None when two candidates sound alike.
+    A topic shorter than ``MIN_FUZZY_LEN`` letters must be the name: "ram" is one letter from "vram"."""
     words = reading_of(question).topic_words
     if not words:
         return None
@@ -74,9 +75,13 @@ def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) 
     found = {
         e.id: e
         for e in candidates
-        if any(fuzz.ratio(a, _squashed(f)) >= SOUNDS_LIKE_NAME for f in _name_forms(e) for a in asked)
+        if any(_sounds_like(a, _squashed(f)) for f in _name_forms(e) for a in asked)
     }
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _sounds_like(asked: str, name: str) -> bool:
+    return asked == name or (len(asked) >= MIN_FUZZY_LEN and fuzz.ratio(asked, name) >= SOUNDS_LIKE_NAME)
 
 
 def antonym(entry: GlossaryEntry, glossary: Glossary) -> GlossaryEntry | None:
