@@ -233,6 +233,7 @@ def _search_record(bot, query: str, k: int) -> dict:
     return {
         "query": query,
         "abstained": found.abstained,
+        "no_entry": found.no_entry,
         "confidence": round(found.confidence, 4),
         "results": [
             {
@@ -263,6 +264,8 @@ def search(
             typer.echo(json_line(record))
             continue
         flag = "  (out of scope: the bot would decline)" if record["abstained"] else ""
+        if record["no_entry"]:
+            flag = "  (no entry for what is asked: the bot would say so and offer these)"
         typer.echo(f"{q}{flag}")
         for i, r in enumerate(record["results"], start=1):
             typer.echo(f"  {i}. {r['term']}  [{r['id']}]  {r['score']:.3f}  {r['source']}")

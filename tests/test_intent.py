@@ -99,6 +99,8 @@ def _hindi_only_entry(entry_id: str, term: str) -> GlossaryEntry:
         ("what is model parallelism", "मॉडल पैरेललिज़्म", False),
         ("what is a load balancer", "मॉडल पैरेललिज़्म", False),  # nor here: the confidence decides
         ("बैच नॉर्मलाइज़ेशन क्या है", "बैच", True),  # the same script: the words can tell
+        ("What is mTLS?", "एमटीएलएस (Mutual Transport Layer Security)", False),  # its initials
+        ("What is TCP?", "एमटीएलएस (Mutual Transport Layer Security)", True),
     ],
 )
 def test_words_in_a_script_none_of_the_names_use_do_not_say_no_entry(
@@ -115,6 +117,18 @@ def test_a_sure_ranking_is_answered_whatever_words_ride_along_with_the_name(bot)
     assert sure.kind == "answer" and sure.entry_ids[0] == "peft" and sure.confidence >= SURE
     unsure = bot.answer("what is batch normalization")
     assert unsure.kind in ("near miss", "declined") and (unsure.confidence or 0.0) < SURE
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("question", ["what is batch normalization", "what is attention"])
+def test_search_declines_a_term_the_glossary_has_no_entry_for_as_the_answer_does(bot, question) -> None:
+    """The chat says "no entry for X" (a near miss); search and evaluation said the glossary covered
+    it, since its first entry (Batch, FlashAttention) was in scope. They now decline it, saying why."""
+    found = bot.retrieve(question)
+    assert found.abstained and found.no_entry
+    assert bot.answer(question).kind == "near miss"
+    named = bot.retrieve("what is flash attention")
+    assert not named.abstained and not named.no_entry
 
 
 @pytest.mark.model

@@ -73,11 +73,12 @@ def runner(bot) -> Iterator[CliRunner]:
 @FAST
 @given(question=QUESTIONS)
 def test_cli_json_always_parses(runner, question):
-    result = runner.invoke(cli.app, ["search", "--json", "--k", "3", question])
+    # "--": a question may start with "-", which would read as an option
+    result = runner.invoke(cli.app, ["search", "--json", "--k", "3", "--", question])
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     assert record["query"] == scrub(question) and len(record["results"]) <= 3
-    assert set(record) == {"query", "abstained", "confidence", "results"}
+    assert set(record) == {"query", "abstained", "no_entry", "confidence", "results"}
 
 
 def test_cli_json_from_a_real_process(cache_dir):

@@ -87,13 +87,13 @@ REACHED = {
 }
 #: view -> (out-of-scope declined, in-scope wrongly declined, ECE) reached
 REACHED_DECISION = {
-    "bundled": (0.8, 0.018, 0.102),
-    "bundled-no-extras": (0.867, 0.036, 0.074),
-    "bundled-en": (0.8, 0.067, 0.070),
-    "bundled-hi": (0.867, 0.036, 0.170),
-    "cncf-hi": (0.75, 0.0, 0.068),
-    "cncf-hi-en": (0.75, 0.023, 0.080),
-    "cncf-hi-hi": (0.833, 0.0, 0.097),
+    "bundled": (0.933, 0.018, 0.102),
+    "bundled-no-extras": (1.0, 0.036, 0.074),
+    "bundled-en": (1.0, 0.067, 0.070),
+    "bundled-hi": (0.867, 0.055, 0.170),
+    "cncf-hi": (0.833, 0.011, 0.068),
+    "cncf-hi-en": (0.833, 0.034, 0.080),
+    "cncf-hi-hi": (0.833, 0.011, 0.097),
 }
 
 #: view -> (in-scope replies giving the right entry, out-of-scope replies giving an entry) reached:
@@ -105,7 +105,7 @@ REACHED_SHOWN = {
     "bundled-hi": (0.479, 0.0),
     "cncf-hi": (0.75, 0.0),
     "cncf-hi-en": (0.659, 0.083),
-    "cncf-hi-hi": (0.545, 0.083),
+    "cncf-hi-hi": (0.557, 0.083),
 }
 
 

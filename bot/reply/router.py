@@ -15,9 +15,7 @@ from enum import Enum, auto
 from bot.reply import card, comparison, decline, faq, follow_up, near_miss, opposite, remedy, small_talk
 from bot.reply.answer import NEAR_MISS_CONFIDENCE, Answer
 from bot.reply.context import Context
-from bot.search.calibration import SURE
 from bot.search.evidence import Evidence, Retrieval
-from bot.search.names import names_other_term, only_part_of_name
 from bot.understand.dialogue import FollowUp
 from bot.understand.query import Query
 from bot.understand.text import Lang
@@ -89,28 +87,18 @@ def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
         return Kind.EMPTY
     if found.comparison:
         return Kind.COMPARISON
-    miss = None if evidence.named is not None else _not_the_first_entry(query, found)
+    miss = _not_the_first_entry(found)
     if miss is None:
         return Kind.CARD
     # A problem no entry names may still be one the glossary's sentences address.
     return Kind.REMEDY if evidence.remedies else miss
 
 
-def _not_the_first_entry(query: Query, found: Retrieval) -> Kind | None:
-    """Why the first entry is not shown as the answer, or None: out of scope (a decline); a bare
-    term only part of its name ("what is attention" answered with FlashAttention) or whose words
-    are not its name (a near miss: the glossary has no entry for it); or too unsure of it.
-
-    The not-its-name check reads words, so it yields to a ``SURE`` confidence ("What does PEFT stand
-    for" is not a name, but PEFT is what it asks); the part-of-a-name check does not, since the
-    confidence is high exactly there ("what is attention": FlashAttention at 0.99 on the bundled
-    glossary). Too unsure is not "no entry": below ``NEAR_MISS_CONFIDENCE`` the first entry was
-    still right for 32 of 52 dev questions (see its comment): the reply offers it without a verdict."""
-    first = found.hits[0].entry
+def _not_the_first_entry(found: Retrieval) -> Kind | None:
+    """Why the first entry is not shown as the answer, or None: out of scope (a decline); a term the
+    glossary has no entry for (a near miss, ``Retrieval.no_entry``); or too unsure of it. Too unsure
+    is not "no entry": below ``NEAR_MISS_CONFIDENCE`` the first entry was still right for 32 of 52
+    dev questions (see its comment): the reply offers it without a verdict."""
     if found.abstained:
-        return Kind.DECLINE
-    if only_part_of_name(query.reading, first):
-        return Kind.NEAR_MISS
-    if found.confidence < SURE and names_other_term(query.reading, first):
-        return Kind.NEAR_MISS
+        return Kind.NEAR_MISS if found.no_entry else Kind.DECLINE
     return Kind.UNSURE if found.confidence < NEAR_MISS_CONFIDENCE else None

@@ -16,7 +16,14 @@ import numpy as np
 from bot.search.calibration import SURE
 from bot.search.loading import Loaded
 from bot.search.memo import memoized
-from bot.search.names import antonym, is_only_name, named_entry, sounded_entry
+from bot.search.names import (
+    antonym,
+    is_only_name,
+    named_entry,
+    names_other_term,
+    only_part_of_name,
+    sounded_entry,
+)
 from bot.search.remedies import Remedy, remedies
 from bot.search.retrieval import Hit, Ranking, Retriever
 from bot.settings import Settings
@@ -55,6 +62,9 @@ class Retrieval:
     missing: tuple[str, ...] = ()
     #: The question's ranking (None for a question with no words): its matched words and vector.
     ranking: Ranking | None = None
+    #: Declined because the question asks for a term the glossary has no entry for
+    #: (:func:`asks_another_term`), not for being out of scope: the reply says "no entry for X".
+    no_entry: bool = False
 
 
 def retrieve(
@@ -70,6 +80,8 @@ def retrieve(
     ``NAMED_CONFIDENCE``: what the ranking thinks of its own first entry says nothing of it. Else the
     entry whose name the question sounds like (:func:`sounded_by`) goes first, answered with at least
     ``SOUNDED_CONFIDENCE``. With ``comparisons``, "X vs Y" puts the entry each side names first.
+    A question that asks for a term the glossary has no entry for is declined as the reply declines
+    it, with ``no_entry`` saying why (:func:`asks_another_term`).
     """
     if not query.reading.has_words:
         return Retrieval(query, [], True, False, 0.0)
@@ -93,12 +105,27 @@ def retrieve(
         answers, confidence = calibration.judge(ranking, threshold)
     if sounded is not None:
         answers, confidence = True, max(confidence, SOUNDED_CONFIDENCE)
-    abstained = pair is None and (not topical or not answers)
+    declined = not topical or not answers
+    no_entry = not declined and first is None and asks_another_term(query.reading, hits[0].entry, confidence)
     if pair is None:
-        return Retrieval(query, hits[:k], abstained, False, confidence, ranking=ranking)
-    return Retrieval(
-        query, hits[: max(k, len(pair))], abstained, True, confidence, len(pair), missing, ranking
-    )
+        return Retrieval(
+            query, hits[:k], declined or no_entry, False, confidence, ranking=ranking, no_entry=no_entry
+        )
+    return Retrieval(query, hits[: max(k, len(pair))], False, True, confidence, len(pair), missing, ranking)
+
+
+def asks_another_term(reading: Reading, entry: GlossaryEntry, confidence: float) -> bool:
+    """A bare term the glossary has no entry for, whatever the ranking put first: only part of
+    ``entry``'s longer name ("what is attention" ranks FlashAttention first), or words that are not its
+    name ("what is batch normalization": Batch).
+
+    The not-its-name check reads words, so it yields to a ``SURE`` confidence ("What does PEFT stand
+    for" is not a name, but PEFT is what it asks); the part-of-a-name check does not, since the
+    confidence is high exactly there ("what is attention": FlashAttention at 0.99 on the bundled
+    glossary)."""
+    if only_part_of_name(reading, entry):
+        return True
+    return confidence < SURE and names_other_term(reading, entry)
 
 
 def sounded_by(retriever: Retriever, ranking: Ranking, reading: Reading) -> GlossaryEntry | None:

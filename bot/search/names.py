@@ -130,7 +130,7 @@ def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     words = reading_of(question).topic_words
     if not 0 < len(words) <= BARE_TERM_WORDS or not _shares_a_script(words, entry):
         return False
-    return not _all_in_names(words, entry)
+    return not (_all_in_names(words, entry) or _spells_initials(words, entry))
 
 
 def _shares_a_script(words: Sequence[str], entry: GlossaryEntry) -> bool:
@@ -150,6 +150,18 @@ def _all_in_names(words: Sequence[str], entry: GlossaryEntry) -> bool:
     sides ("कुबेरनेट्स" is Kubernetes's word, as "kubernetes" is कुबेरनेट्स's)."""
     name_words = {word for form in _name_forms(entry) for word in form.split()}
     return all(any(_alike(s, n) for s in _spellings([w]) for n in name_words) for w in words)
+
+
+def _spells_initials(words: Sequence[str], entry: GlossaryEntry) -> bool:
+    """The words are the initials of one of ``entry``'s Latin names of several words: a Hindi-only
+    file's "एमटीएलएस (Mutual Transport Layer Security)" is what "mTLS" asks for. Not a name for a
+    choice's side ("lr kam kare ya zyada" is no comparison with Learning rate)."""
+    asked = "".join(words)
+    return any(
+        asked == "".join(w[0] for w in form.split())
+        for form in _name_forms(entry)
+        if form.isascii() and " " in form
+    )
 
 
 def _alike(asked: str, name: str) -> bool:
