@@ -1,11 +1,13 @@
 """Whether an entry is the one a question names: by its whole name, by the words asked, or as an opposite.
 
 Retrieval ranks entries by every kind of evidence; these checks read names only. A question that is
-exactly an entry's name is that entry (:func:`named_entry`), whatever the ranking's doubts; a
-bare-term question whose words are not that entry's name, or only part of a longer one, asks for a
-term the glossary does not have (:func:`names_other_term`, :func:`only_part_of_name`); and "the
-opposite of X" is the entry whose own text says so (:func:`antonym`). Each reads the question as
-``bot.understand`` read it (its name, its topic's words), or reads plain text given instead.
+exactly an entry's name is that entry (:func:`named_entry`), whatever the ranking's doubts, and one
+whose topic sounds like one of the first entries' names, in another script or misspelt, is that
+entry (:func:`sounded_entry`); a bare-term question whose words are not that entry's name, or only
+part of a longer one, asks for a term the glossary does not have (:func:`names_other_term`,
+:func:`only_part_of_name`); and "the opposite of X" is the entry whose own text says so
+(:func:`antonym`). Each reads the question as ``bot.understand`` read it (its name, its topic's
+words), or reads plain text given instead.
 """
 
 from __future__ import annotations
@@ -61,8 +63,9 @@ def named_entry(question: Reading | str, glossary: Glossary) -> GlossaryEntry | 
 
 def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) -> GlossaryEntry | None:
     """The one entry of ``candidates`` whose name, or a bracketed part of it, the whole asked topic
-    sounds like: compared romanized, so "what is an epoch" finds "युग (एपॉक)" in a Hindi-only file and
-    "ओवरफिटिंग क्या है" finds Overfitting in an English-only one, and typed with a typo or a plural.
+    sounds like: compared romanized, so "what is supervised learning" finds "पर्यवेक्षित अधिगम
+    (सुपरवाइज़्ड लर्निंग)" in a Hindi-only file and "ओवरफिटिंग क्या है" finds Overfitting in an
+    English-only one, and typed with a typo or a plural ("overfiting kya hai").
 
     The ranking found these entries, but across scripts its evidence is weaker than within one, so
     it stated too little of them (0.63 on average for English term questions asked of the bundled
