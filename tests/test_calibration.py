@@ -409,3 +409,34 @@ def test_each_question_is_judged_as_its_ranking_under_each_candidate_weighting(r
             target = position.get(a.question.entry_id) if a.question.entry_id else None
             expected = None if target is None else int(np.flatnonzero(ranking.order == target)[0])
             assert judged.target_rank == expected
+
+
+@pytest.mark.parametrize("out", [1, 21, 60])
+def test_the_rescaling_weighs_out_of_scope_rows_to_the_share_askers_ask(out):
+    """The borrowed questions are 21 % out of scope; their rescaling counts them as a tenth."""
+    inside = np.array([False] * out + [True] * (100 - out))
+    weights = calibration._asked_share_weights(inside)
+    share = weights[~inside].sum() / weights.sum()
+    assert share == pytest.approx(calibration.ASKED_OUT_OF_SCOPE_SHARE)
+    assert (weights[inside] == 1.0).all()
+
+
+def test_rows_all_of_one_kind_keep_their_weight():
+    for inside in (np.ones(5, dtype=bool), np.zeros(5, dtype=bool)):
+        assert (calibration._asked_share_weights(inside) == 1.0).all()
+
+
+def test_weighing_the_out_of_scope_rows_down_raises_the_rescaled_confidence():
+    """Fewer wrong rows among the same features: the rescaled model states more for a middling row."""
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(400, 2))
+    inside = rng.random(400) < 0.6
+    right = inside & (z[:, 0] + rng.normal(scale=0.5, size=400) > 0)
+    model = calibration.Logistic(mean=[0.0, 0.0], scale=[1.0, 1.0], coef=[1.0, 0.0], intercept=0.0)
+    borrowed = calibration.transfer.Borrowed(z=z.tolist(), inside=inside.tolist(), right=right.tolist())
+    rescaled = calibration._rescaled(model, borrowed)
+    # the same rows, all marked in scope: every row weighed 1
+    unmarked = calibration.transfer.Borrowed(z=z.tolist(), inside=[True] * 400, right=right.tolist())
+    as_they_come = calibration._rescaled(model, unmarked)
+    middling = np.array([0.5, 0.0])
+    assert rescaled.probability(middling) > as_they_come.probability(middling)

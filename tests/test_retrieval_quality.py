@@ -87,25 +87,25 @@ REACHED = {
 }
 #: view -> (out-of-scope declined, in-scope wrongly declined, ECE) reached
 REACHED_DECISION = {
-    "bundled": (0.933, 0.018, 0.102),
-    "bundled-no-extras": (1.0, 0.036, 0.074),
-    "bundled-en": (1.0, 0.067, 0.070),
-    "bundled-hi": (0.867, 0.055, 0.170),
-    "cncf-hi": (0.833, 0.011, 0.068),
-    "cncf-hi-en": (0.833, 0.034, 0.080),
-    "cncf-hi-hi": (0.833, 0.011, 0.097),
+    "bundled": (0.933, 0.018, 0.076),
+    "bundled-no-extras": (1.0, 0.036, 0.053),
+    "bundled-en": (1.0, 0.067, 0.052),
+    "bundled-hi": (0.867, 0.042, 0.114),
+    "cncf-hi": (0.833, 0.011, 0.056),
+    "cncf-hi-en": (0.833, 0.034, 0.062),
+    "cncf-hi-hi": (0.833, 0.0, 0.088),
 }
 
 #: view -> (in-scope replies giving the right entry, out-of-scope replies giving an entry) reached:
 #: what askers see, which the reply's router decides from the retrieval and the name asked
 REACHED_SHOWN = {
-    "bundled": (0.855, 0.067),
-    "bundled-no-extras": (0.818, 0.0),
-    "bundled-en": (0.709, 0.0),
-    "bundled-hi": (0.479, 0.0),
-    "cncf-hi": (0.75, 0.0),
-    "cncf-hi-en": (0.659, 0.083),
-    "cncf-hi-hi": (0.557, 0.083),
+    "bundled": (0.873, 0.067),
+    "bundled-no-extras": (0.836, 0.0),
+    "bundled-en": (0.739, 0.0),
+    "bundled-hi": (0.527, 0.0),
+    "cncf-hi": (0.773, 0.0),
+    "cncf-hi-en": (0.682, 0.083),
+    "cncf-hi-hi": (0.591, 0.083),
 }
 
 

@@ -15,6 +15,7 @@ from enum import Enum, auto
 from bot.reply import card, comparison, decline, faq, follow_up, near_miss, opposite, remedy, small_talk
 from bot.reply.answer import NEAR_MISS_CONFIDENCE, Answer
 from bot.reply.context import Context
+from bot.search.calibration import SURE
 from bot.search.evidence import Evidence, Retrieval
 from bot.understand.dialogue import FollowUp
 from bot.understand.query import Query
@@ -88,10 +89,21 @@ def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
     if found.comparison:
         return Kind.COMPARISON
     miss = _not_the_first_entry(found)
-    if miss is None:
+    if miss is None and not _names_no_entry(query, found):
         return Kind.CARD
     # A problem no entry names may still be one the glossary's sentences address.
-    return Kind.REMEDY if evidence.remedies else miss
+    if evidence.remedies:
+        return Kind.REMEDY
+    return Kind.CARD if miss is None else miss
+
+
+def _names_no_entry(query: Query, found: Retrieval) -> bool:
+    """A how-to or problem question that does not spell out its first entry's name, ranked under
+    ``SURE``: the entries whose own sentences address it answer it better than that entry's card.
+    "my model does badly even on the training data, what should I do" got Overfitting's card at
+    0.53 once the confidence stated more (calibration version 12), where its remedies lead with
+    Underfitting; a card is kept for "how does dropout work", which names its entry."""
+    return query.how_to and found.confidence < SURE and found.hits[0].name_match < 1.0
 
 
 def _not_the_first_entry(found: Retrieval) -> Kind | None:

@@ -19,19 +19,23 @@ MAX_ITERATIONS = 1000
 GRADIENT_TOLERANCE = 1e-9
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, float]:
-    """Coefficients and intercept for rows ``x`` and labels ``y`` (both classes present)."""
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, c: float, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, float]:
+    """Coefficients and intercept for rows ``x`` and labels ``y`` (both classes present); ``weights``:
+    each row's weight in the log-loss (scikit-learn's ``sample_weight``; 1 each by default)."""
     from scipy.optimize import minimize  # only a process that fits holds these
     from scipy.special import expit, log_expit
 
     rows = np.hstack([np.asarray(x, dtype=np.float64), np.ones((len(x), 1))])
     sign = np.where(np.asarray(y, dtype=bool), 1.0, -1.0)
+    weight = np.ones(len(rows)) if weights is None else np.asarray(weights, dtype=np.float64)
 
     def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
         margin = sign * (rows @ w)
-        grad = -c * (rows.T @ (sign * expit(-margin)))
+        grad = -c * (rows.T @ (weight * sign * expit(-margin)))
         grad[:-1] += w[:-1]
-        return float(-c * log_expit(margin).sum() + 0.5 * w[:-1] @ w[:-1]), grad
+        return float(-c * (weight * log_expit(margin)).sum() + 0.5 * w[:-1] @ w[:-1]), grad
 
     found = minimize(
         objective,
