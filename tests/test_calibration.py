@@ -11,6 +11,7 @@ import pytest
 
 from bot import evaluation
 from bot.search import calibration, calibration_files, pseudo
+from bot.search.logistic import Logistic, Standard
 from bot.search.retrieval import Retriever, fuse
 from bot.understand.query import read
 from bot.understand.text import tokens
@@ -125,12 +126,12 @@ def test_the_confidence_is_rescaled_to_the_borrowed_questions():
     """Platt scaling on the borrowed real questions: a model that states too little where they are
     mostly right is scaled to them, its order kept; one they contradict, or that they cannot judge
     (all right or all wrong), is kept as it is."""
-    model = calibration.Logistic(mean=[0.0], scale=[1.0], coef=[1.0], intercept=0.0)
+    model = Logistic(mean=[0.0], scale=[1.0], coef=[1.0], intercept=0.0)
     rng = np.random.default_rng(0)
     z = rng.normal(size=(400, 1))
     right = rng.random(400) < 1 / (1 + np.exp(-(3 * z[:, 0] + 1)))  # real questions: right more often
 
-    def stated(m: calibration.Logistic) -> float:
+    def stated(m: Logistic) -> float:
         return float(np.mean([m.probability(row) for row in z]))
 
     borrowed = calibration.transfer.Borrowed(z=z.tolist(), inside=[True] * 400, right=right.tolist())
@@ -147,9 +148,9 @@ def test_a_sure_confidence_answers_whatever_the_in_scope_model_says(retriever):
     ranking = retriever.rank("what is dropout")
     in_scope, confidence = len(calibration.IN_SCOPE_FEATURES), len(calibration.CONFIDENCE_FEATURES)
 
-    def constant(p: float, n: int) -> calibration.Logistic:
+    def constant(p: float, n: int) -> Logistic:
         logit = float(np.log(p / (1 - p)))
-        return calibration.Logistic(mean=[0.0] * n, scale=[1.0] * n, coef=[0.0] * n, intercept=logit)
+        return Logistic(mean=[0.0] * n, scale=[1.0] * n, coef=[0.0] * n, intercept=logit)
 
     unsure = fitted.model_copy(
         update={"in_scope": constant(0.1, in_scope), "correct": constant(0.9, confidence)}
@@ -196,13 +197,13 @@ def test_features_never_read_the_paraphrase_channel(retriever):
 
 def test_logistic_model_probabilities():
     x = np.array([[0.0], [1.0], [2.0], [3.0]])
-    model = calibration.Logistic.fit(x, np.array([0, 0, 1, 1]))
+    model = Logistic.fit(x, np.array([0, 0, 1, 1]))
     low, high = model.probability(np.array([0.0])), model.probability(np.array([3.0]))
     assert 0 < low < 0.5 < high < 1
-    constant = calibration.Logistic.fit(x, np.array([1, 1, 1, 1]))
+    constant = Logistic.fit(x, np.array([1, 1, 1, 1]))
     assert constant.probability(np.array([5.0])) == 0.5
-    scale = calibration.Standard.of(x)
-    same = calibration.Logistic.fit_standardised(scale.apply(x), np.array([0, 0, 1, 1]), scale)
+    scale = Standard.of(x)
+    same = Logistic.fit_standardised(scale.apply(x), np.array([0, 0, 1, 1]), scale)
     assert same == model
 
 
@@ -432,7 +433,7 @@ def test_weighing_the_out_of_scope_rows_down_raises_the_rescaled_confidence():
     z = rng.normal(size=(400, 2))
     inside = rng.random(400) < 0.6
     right = inside & (z[:, 0] + rng.normal(scale=0.5, size=400) > 0)
-    model = calibration.Logistic(mean=[0.0, 0.0], scale=[1.0, 1.0], coef=[1.0, 0.0], intercept=0.0)
+    model = Logistic(mean=[0.0, 0.0], scale=[1.0, 1.0], coef=[1.0, 0.0], intercept=0.0)
     borrowed = calibration.transfer.Borrowed(z=z.tolist(), inside=inside.tolist(), right=right.tolist())
     rescaled = calibration._rescaled(model, borrowed)
     # the same rows, all marked in scope: every row weighed 1

@@ -32,7 +32,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from bot.search import transfer
-from bot.search.logistic import fit_logistic
+from bot.search.logistic import C, Logistic, Standard, fit_logistic
 from bot.search.pseudo import REWORDED, PseudoQuestion, View, views_and_questions
 from bot.search.retrieval import Ranking, RetrievalOptions, Retriever, fuse
 from bot.understand.query import Reading, read
@@ -92,8 +92,6 @@ SURE = 0.95
 #: confidence of every in-scope question down (mean 0.53 stated against 0.68 right on the Hindi-only
 #: view).
 ASKED_OUT_OF_SCOPE_SHARE = 0.1
-#: Inverse regularisation of the logistic models: a few hundred pseudo-questions, eight features.
-_C = 1.0
 #: A glossary with fewer entries cannot question itself usefully (each view must keep most of it):
 #: it gets the shipped calibration, fitted the same way on the bundled glossary without its
 #: project-written extras (``make default-calibration`` remakes it).
@@ -122,56 +120,6 @@ def features(ranking: Ranking) -> np.ndarray:
         ],
         dtype=np.float64,
     )
-
-
-@dataclass(frozen=True)
-class Standard:
-    """The mean and spread of a glossary's features over its own pseudo-questions."""
-
-    mean: np.ndarray
-    scale: np.ndarray
-
-    @classmethod
-    def of(cls, x: np.ndarray) -> Standard:
-        mean, scale = x.mean(axis=0), x.std(axis=0)
-        scale[scale == 0] = 1.0
-        return cls(mean, scale)
-
-    def apply(self, x: np.ndarray) -> np.ndarray:
-        return (x - self.mean) / self.scale
-
-    def of_columns(self, columns: list[int]) -> Standard:
-        return Standard(self.mean[columns], self.scale[columns])
-
-
-class Logistic(BaseModel):
-    """A fitted logistic model on standardised features."""
-
-    model_config = ConfigDict(frozen=True)
-
-    mean: list[float]
-    scale: list[float]
-    coef: list[float]
-    intercept: float
-
-    def probability(self, x: np.ndarray) -> float:
-        z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
-        return float(1.0 / (1.0 + np.exp(-(z @ np.asarray(self.coef) + self.intercept))))
-
-    @classmethod
-    def fit(cls, x: np.ndarray, y: np.ndarray) -> Logistic:
-        scale = Standard.of(x)
-        return cls.fit_standardised(scale.apply(x), y, scale)
-
-    @classmethod
-    def fit_standardised(cls, z: np.ndarray, y: np.ndarray, scale: Standard) -> Logistic:
-        """Fit on features already standardised by ``scale`` (kept to standardise what it is asked)."""
-        if len(set(y.tolist())) < 2:  # nothing to separate: a constant probability
-            coef, intercept = [0.0] * z.shape[1], 0.0
-        else:
-            weights, intercept = fit_logistic(z, y, _C)
-            coef = weights.tolist()
-        return cls(mean=scale.mean.tolist(), scale=scale.scale.tolist(), coef=coef, intercept=intercept)
 
 
 class TradeOff(BaseModel):
@@ -337,7 +285,7 @@ def _rescaled(model: Logistic, borrowed: transfer.Borrowed) -> Logistic:
     odds = np.asarray(borrowed.z) @ np.asarray(model.coef) + model.intercept
     right = np.asarray(borrowed.right, dtype=bool)
     asked = _asked_share_weights(np.asarray(borrowed.inside, dtype=bool))
-    weights, shift = fit_logistic(odds[:, None], right, _C, asked)
+    weights, shift = fit_logistic(odds[:, None], right, C, asked)
     slope = float(weights[0])
     if slope <= 0:  # the borrowed questions disagree with the model's order: keep it as it is
         return model

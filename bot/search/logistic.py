@@ -1,4 +1,5 @@
-"""L2-penalised logistic regression, fitted with scipy's L-BFGS.
+"""L2-penalised logistic regression, fitted with scipy's L-BFGS, and the fitted model a calibration
+saves (:class:`Logistic`, on features standardised by :class:`Standard`).
 
 The model is scikit-learn's ``LogisticRegression(C)``: ``C`` times the summed log-loss plus half the
 squared coefficients, the intercept unpenalised (a strictly convex objective, so one optimum, which
@@ -10,13 +11,19 @@ then built. scipy.optimize adds 26 MB.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+from pydantic import BaseModel, ConfigDict
 
 #: Iterations and gradient tolerance of L-BFGS: a few hundred rows of eight standardised features
 #: converge in tens of iterations, far below the cap; the tolerance is tight enough that the optimum
 #: found does not depend on the solver.
 MAX_ITERATIONS = 1000
 GRADIENT_TOLERANCE = 1e-9
+#: Inverse regularisation of the calibration's logistic models: a few hundred pseudo-questions,
+#: eight features.
+C = 1.0
 
 
 def fit_logistic(
@@ -45,3 +52,53 @@ def fit_logistic(
         options={"maxiter": MAX_ITERATIONS, "gtol": GRADIENT_TOLERANCE},
     )
     return found.x[:-1], float(found.x[-1])
+
+
+@dataclass(frozen=True)
+class Standard:
+    """The mean and spread of a glossary's features over its own pseudo-questions."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> Standard:
+        mean, scale = x.mean(axis=0), x.std(axis=0)
+        scale[scale == 0] = 1.0
+        return cls(mean, scale)
+
+    def apply(self, x: np.ndarray) -> np.ndarray:
+        return (x - self.mean) / self.scale
+
+    def of_columns(self, columns: list[int]) -> Standard:
+        return Standard(self.mean[columns], self.scale[columns])
+
+
+class Logistic(BaseModel):
+    """A fitted logistic model on standardised features."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mean: list[float]
+    scale: list[float]
+    coef: list[float]
+    intercept: float
+
+    def probability(self, x: np.ndarray) -> float:
+        z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
+        return float(1.0 / (1.0 + np.exp(-(z @ np.asarray(self.coef) + self.intercept))))
+
+    @classmethod
+    def fit(cls, x: np.ndarray, y: np.ndarray) -> Logistic:
+        scale = Standard.of(x)
+        return cls.fit_standardised(scale.apply(x), y, scale)
+
+    @classmethod
+    def fit_standardised(cls, z: np.ndarray, y: np.ndarray, scale: Standard) -> Logistic:
+        """Fit on features already standardised by ``scale`` (kept to standardise what it is asked)."""
+        if len(set(y.tolist())) < 2:  # nothing to separate: a constant probability
+            coef, intercept = [0.0] * z.shape[1], 0.0
+        else:
+            weights, intercept = fit_logistic(z, y, C)
+            coef = weights.tolist()
+        return cls(mean=scale.mean.tolist(), scale=scale.scale.tolist(), coef=coef, intercept=intercept)

@@ -20,8 +20,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from bot.search.calibration import FEATURES, VERSION, Standard, ask, labelled, question
+from bot.search.calibration import FEATURES, VERSION, ask, labelled, question
 from bot.search.loading import ready
+from bot.search.logistic import Standard
 from bot.search.pseudo import NAME_TEMPLATES, PseudoQuestion, View, core_name
 from bot.search.retrieval import Retriever
 from bot.search.transfer import BORROWED_PATH, Borrowed, BorrowedSet, key
