@@ -263,9 +263,10 @@ def search(
         if as_json:
             typer.echo(json_line(record))
             continue
-        flag = "  (out of scope: the bot would decline)" if record["abstained"] else ""
         if record["no_entry"]:
             flag = "  (no entry for what is asked: the bot would say so and offer these)"
+        else:
+            flag = "  (out of scope: the bot would decline)" if record["abstained"] else ""
         typer.echo(f"{q}{flag}")
         for i, r in enumerate(record["results"], start=1):
             typer.echo(f"  {i}. {r['term']}  [{r['id']}]  {r['score']:.3f}  {r['source']}")

@@ -89,7 +89,7 @@ def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
     if found.comparison:
         return Kind.COMPARISON
     miss = _not_the_first_entry(found)
-    if miss is None and not _names_no_entry(query, found):
+    if miss is None and not _unnamed_problem(query, found):
         return Kind.CARD
     # A problem no entry names may still be one the glossary's sentences address.
     if evidence.remedies:
@@ -97,7 +97,7 @@ def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
     return Kind.CARD if miss is None else miss
 
 
-def _names_no_entry(query: Query, found: Retrieval) -> bool:
+def _unnamed_problem(query: Query, found: Retrieval) -> bool:
     """A how-to or problem question that does not spell out its first entry's name, ranked under
     ``SURE``: the entries whose own sentences address it answer it better than that entry's card.
     "my model does badly even on the training data, what should I do" got Overfitting's card at
