@@ -112,6 +112,7 @@ eval: install
 	$(BIN)/glossary-bot summary $(EVAL_RUNS:%=$(EVAL_OUT)/%.json) --record benchmarks/VIEWS.json \
 		--command "make eval"
 	$(PY) -m benchmarks.lovo --views $(VIEWS_DIR) --out benchmarks/LOVO.json
+	$(PY) -m benchmarks.frames --views $(VIEWS_DIR) --out benchmarks/FRAMES.json
 
 # The calibration small glossaries get (bot/search/calibration.py MIN_ENTRIES_TO_FIT): fitted on the bundled
 # glossary without its project-written paraphrases and aliases.

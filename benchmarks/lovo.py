@@ -17,49 +17,22 @@ views still share the bundled glossary's entries, so this leaves one view out, n
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from benchmarks.dev_views import arguments, record, views
 from bot import evaluation
 from bot.core import GlossaryBot
 from bot.search import calibration, transfer
 from bot.settings import Settings
 from glossary import languages_of
-from glossary.files import atomic_write
 
-DEV = Path("../shared/eval/dev.jsonl")
-CNCF = Path("../shared/eval/foreign/cncf-hi")
 #: The headline figures each fit is judged by (``evaluation.summary_row``'s keys); R@1 is the same
 #: for both fits, since the borrowed rows reach only the confidence.
 FIGURES = ("recall_at_1", "out_declined", "in_declined", "answered_right", "ece", "shown_right", "out_shown")
-
-
-def views(folder: Path) -> dict[str, tuple[Settings, Path, bool]]:
-    """Each dev view: its settings, its questions, and whether the borrowed rows were made from it."""
-
-    def written(name: str, made_from_it: bool) -> tuple[Settings, Path, bool]:
-        return (
-            Settings(glossary_paths=[folder / name / "glossary.yaml"]),
-            folder / name / "queries.jsonl",
-            made_from_it,
-        )
-
-    return {
-        "bundled": (Settings(), DEV, True),
-        "bundled-no-extras": (Settings(project_extras=False), DEV, True),
-        "bundled-en": written("bundled-en", True),
-        "bundled-hi": written("bundled-hi", True),
-        "cncf-hi": (Settings(glossary_paths=[CNCF / "glossary.yaml"]), CNCF / "queries.jsonl", False),
-        "cncf-hi-en": written("cncf-hi-en", False),
-        "cncf-hi-hi": written("cncf-hi-hi", False),
-    }
 
 
 def judged(
@@ -118,22 +91,11 @@ def table(runs: dict[str, dict]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--views", type=Path, default=Path(".cache/eval/views"), help="make eval's views folder"
-    )
-    parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
-    args = parser.parse_args()
+    args = arguments(__doc__ or "")
     runs = {name: measure(*view) for name, view in views(args.views).items()}
     print(table(runs))
     if args.out is not None:
-        result = {
-            "command": " ".join(["python -m benchmarks.lovo", *sys.argv[1:]]),
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "load_average_1m": round(os.getloadavg()[0], 2),
-            "runs": runs,
-        }
-        atomic_write(args.out, (json.dumps(result, indent=1, ensure_ascii=False) + "\n").encode())
+        record(args.out, "benchmarks.lovo", runs=runs)
 
 
 if __name__ == "__main__":

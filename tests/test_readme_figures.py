@@ -239,3 +239,14 @@ def test_a_view_fitted_with_its_own_rows_is_the_view_make_eval_served(view):
     own, served = LOVO["runs"][view]["own"], VIEWS["runs"][view]
     for key in ("recall_at_1", "out_declined", "in_declined", "answered_right", "ece", "shown_right"):
         assert f"{own[key]:.3f}" == f"{served[key]:.3f}", key
+
+
+FRAMES = json.loads((REPO / "benchmarks" / "FRAMES.json").read_text(encoding="utf-8"))
+
+
+def test_the_readme_shows_each_frames_recorded_figures():
+    from benchmarks.frames import table
+
+    for row in table(FRAMES["pooled"]).splitlines():
+        assert row in README, f"README lacks a row of benchmarks/FRAMES.json: {row}"
+    assert f"`{FRAMES['command']}`" in README

@@ -49,12 +49,22 @@ HINDI_STOP_WORDS = _LISTS["hindi_stop_words"] | (frozenset(stopwordsiso.stopword
 #: Words that carry no topic: question scaffolding in English, romanized Hindi and Hindi.
 STOP_WORDS = HINGLISH_WORDS | _LISTS["english_stop_words"] | HINDI_STOP_WORDS
 
-#: Phrases that only frame a question; removed before the dense encoder sees it.
+#: Phrases that only frame a question; removed before the dense encoder sees it. Besides "what is
+#: X" and "X kya hai", the frames that ask for a name's meaning or its letters' expansion ("what is
+#: meant by X", "what does X stand for", "X ka full form", "X के बारे में बताओ"): left in, their
+#: words were taken as words of the asked term, and the bot said the glossary had no entry for
+#: "X baare" (7 % of names so asked on the dev glossaries, ``python -m benchmarks.frames``).
 _SCAFFOLD = regex.compile(
-    r"(?i)^\s*(?:what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
+    r"(?i)^\s*(?:what\s+(?:is|are)\s+meant\s+by\s+|what\s+do\s+(?:you|we|they|people)\s+mean\s+by\s+|"
+    r"(?:what\s+(?:is|are)\s+)?(?:the\s+)?full\s+forms?\s+of\s+|"
+    r"what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
     r"define\s+|explain\s+(?:the\s+)?|meaning\s+of\s+|tell\s+me\s+about\s+)"
     r"|\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|ka\s+matlab(?:\s+kya\s+hai)?|"
-    r"क्या\s+(?:होता|होती|होते)\s+(?:है|हैं)|क्या\s+(?:है|हैं)|किसे\s+कहते\s+हैं|का\s+मतलब(?:\s+क्या\s+है)?)"
+    r"\s+stands?\s+for|(?:ka|ki)\s+full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
+    r"ke?\s+ba+re\s+(?:me|mein|mai|main)(?:\s+(?:batao|btao|bataiye|bataye|bata\s+do|samjhao))?|"
+    r"क्या\s+(?:होता|होती|होते)\s+(?:है|हैं)|क्या\s+(?:है|हैं)|किसे\s+कहते\s+हैं|का\s+मतलब(?:\s+क्या\s+है)?|"
+    r"का\s+(?:फुल\s+फॉर्म|पूरा\s+नाम)(?:\s+क्या\s+(?:है|हैं))?|"
+    r"के\s+बारे\s+में(?:\s+(?:बताओ|बताइए|बताइये|बताएं|समझाओ|समझाइए))?)"
     r"\s*[?？।.!]*\s*$"
 )
 
