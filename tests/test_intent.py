@@ -65,6 +65,10 @@ def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
         ("what is a batch", "Batch size", (), True),
         ("how does attention speed up long sequences on a GPU", "FlashAttention", (), False),
         ("नोड किसे कहते हैं?", "Nodes", (), False),  # romanized "nod": the singular of a name word
+        # a name whole with only stop words beside it, though "over" and "example" are stop words too
+        ("over-fitting meaning", "Overfitting", ("over-fitting",), False),
+        ("training example meaning", "Training sample or example", ("training example",), False),
+        ("fitting meaning", "Overfitting", ("over-fitting",), True),
     ],
 )
 def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], expected: bool) -> None:
