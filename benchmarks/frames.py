@@ -43,6 +43,9 @@ NAME_FRAMES = (
     "{} क्या है",
     "{} का मतलब क्या है",
     "{} के बारे में बताओ",
+    "{} in Hindi",
+    "{} english me samjhao",
+    "{} अंग्रेज़ी में समझाइए",
 )
 #: Frames that ask what an abbreviation's letters stand for.
 ABBREVIATION_FRAMES = (

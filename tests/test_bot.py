@@ -51,6 +51,21 @@ def test_hindi_answer_puts_hindi_first(bot):
     assert text.index("ऑप्टिमाइज़र अपडेट से पहले") < text.index("Limiting the magnitude")
 
 
+@pytest.mark.parametrize(
+    ("question", "first", "second"),
+    [
+        ("gradient clipping in hindi", "ऑप्टिमाइज़र अपडेट से पहले", "Limiting the magnitude"),
+        ("gradient clipping hindi me samjhao", "ऑप्टिमाइज़र अपडेट से पहले", "Limiting the magnitude"),
+        ("ग्रेडिएंट क्लिपिंग अंग्रेज़ी में समझाइए", "Limiting the magnitude", "ऑप्टिमाइज़र अपडेट से पहले"),
+    ],
+)
+def test_a_question_that_names_its_answers_language_is_answered_in_it(bot, question, first, second):
+    """ "in Hindi" after a term is no part of the term: the card is the name's, shown exact, in Hindi."""
+    reply = bot.answer(question)
+    assert reply.entry_ids[0] == "gradient-clipping" and reply.label == "exact"
+    assert reply.full_text.index(first) < reply.full_text.index(second)
+
+
 def test_comparison_returns_both_entries_on_top(bot):
     found = bot.retrieve("batch vs epoch", 5)
     assert found.comparison

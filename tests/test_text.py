@@ -2,7 +2,14 @@ import re
 
 import pytest
 
-from bot.understand.text import content_tokens, detect_lang, lang_undecided, strip_scaffolding, tokens
+from bot.understand.text import (
+    answer_language,
+    content_tokens,
+    detect_lang,
+    lang_undecided,
+    strip_scaffolding,
+    tokens,
+)
 
 
 def test_devanagari_words_stay_whole_with_matras_and_viramas():
@@ -38,6 +45,15 @@ QUESTION_CASES = [
     (strip_scaffolding, "ओवरफिटिंग क्या है?", "ओवरफिटिंग"),
     (strip_scaffolding, "meaning of epoch", "epoch"),
     (strip_scaffolding, "What is?", "What is"),
+    (strip_scaffolding, "dropout ke baare mein hindi me batao", "dropout"),  # frames one after another
+    (strip_scaffolding, "what is dropout in English?", "dropout"),
+    (strip_scaffolding, "in hindi", "in hindi"),  # nothing but the request: a follow-up's
+    (strip_scaffolding, "what is the meaning of life", "meaning of life"),  # one opening frame only
+    (answer_language, "dropout in Hindi", "hi"),
+    (answer_language, "overfitting english me samjhao", "en"),
+    (answer_language, "ओवरफिटिंग अंग्रेज़ी में समझाइए", "en"),
+    (answer_language, "what is a hindi tokenizer", None),  # a topic's word, no request
+    (answer_language, "dropout kya hai", None),
     (lang_undecided, "dropout", True),  # a bare name: the interface language decides
     (lang_undecided, "learning rate?", True),
     (lang_undecided, "what is dropout", False),

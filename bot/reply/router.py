@@ -58,16 +58,16 @@ HANDLERS: dict[Kind, Callable[[Context], Answer]] = {
 
 
 def answer_lang(query: Query, follow: FollowUp | None, asked: Lang | None, preferred: Lang | None) -> Lang:
-    """The language to answer in: the one asked for (``asked``), else the one a follow-up names ("in
-    Hindi please"), else the question's own. The asker's interface language (``preferred``) decides
-    when the question's own cannot be told, as for a bare term name ("dropout"), and for a Hinglish
-    question: its asker reads either script, and the interface says which one they chose (the other
-    is one click away, in the answer's details)."""
-    names_lang = follow is not None and follow.lang is not None
+    """The language to answer in: the one asked for (``asked``), else the one the question names
+    ("dropout in Hindi") or a follow-up names ("in Hindi please"), else the question's own. The
+    asker's interface language (``preferred``) decides when the question's own cannot be told, as for
+    a bare term name ("dropout"), and for a Hinglish question: its asker reads either script, and the
+    interface says which one they chose (the other is one click away, in the answer's details)."""
+    named = query.answer_in or (follow.lang if follow is not None else None)
     readable_either = query.undecided or query.lang == "hinglish"
-    if asked is None and preferred is not None and not names_lang and readable_either:
+    if asked is None and preferred is not None and named is None and readable_either:
         asked = preferred
-    return asked or (follow.lang if follow is not None else None) or query.lang
+    return asked or named or query.lang
 
 
 def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:

@@ -249,7 +249,7 @@ def _says_a_name(reading: Reading, entry: GlossaryEntry) -> bool:
     with nothing beside it but stop words: "over-fitting meaning" says the alias "over-fitting",
     though its content words are only "fitting", a part of Overfitting's name, since "over" is a
     stop word (so is "example", in the alias "training example")."""
-    asked = tokens(reading.asked)
+    asked = list(reading.asked_tokens)
     return any(
         asked[i : i + len(named)] == named and STOP_WORDS.issuperset(asked[:i] + asked[i + len(named) :])
         for named in (tokens(part) for part in _name_parts(entry))

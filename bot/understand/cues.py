@@ -15,7 +15,7 @@ from typing import Literal
 
 import regex
 
-from bot.understand.text import STOP_WORDS, Side, normalise, tokens
+from bot.understand.text import LANGUAGE_NAMES, STOP_WORDS, Side, normalise, tokens
 from glossary.yamlio import load_yaml
 
 
@@ -72,10 +72,7 @@ ASPECT_WORDS: dict[Aspect, frozenset[str]] = {
     ),
 }
 #: Words that ask for the previous answer in another language.
-LANGUAGE_WORDS: dict[Side, frozenset[str]] = {
-    "hi": _words("hindi hindii हिंदी हिन्दी"),
-    "en": _words("english angrezi angreji inglish अंग्रेज़ी अंग्रेजी इंग्लिश"),
-}
+LANGUAGE_WORDS: dict[Side, frozenset[str]] = {side: _words(" ".join(n)) for side, n in LANGUAGE_NAMES.items()}
 #: Words that carry no topic in a follow-up: pronouns, politeness, "give/show/tell", "when", "in".
 FILLER_WORDS = _words(
     """

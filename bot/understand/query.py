@@ -20,6 +20,8 @@ from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposit
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
 from bot.understand.text import (
     Lang,
+    Side,
+    answer_language,
     asked_name,
     asked_topic,
     content_tokens,
@@ -27,6 +29,7 @@ from bot.understand.text import (
     lang_undecided,
     normalise,
     strip_scaffolding,
+    tokens,
 )
 
 _LATIN = regex.compile(r"\p{Latin}")
@@ -49,6 +52,8 @@ class Reading:
     asked: str
     #: The asked topic's content words: what a bare-term question ("what is X") names.
     topic_words: tuple[str, ...]
+    #: Every word of the asked topic, stop words too ("over-fitting" is "over" and "fitting").
+    asked_tokens: tuple[str, ...]
     #: The name asked (:func:`asked_name`) casefolded, without the punctuation around it: compared with
     #: whole entry names.
     name: str
@@ -84,6 +89,7 @@ def read(text: str) -> Reading:
         asked=asked,
         words=tuple(words),
         topic_words=tuple(content_tokens(asked)),
+        asked_tokens=tuple(tokens(asked)),
         name=normalise(asked_name(text, asked).strip(_AROUND_NAME)),
         english=to_english(text),
         hinglish_words=tuple(hinglish_words),
@@ -121,6 +127,8 @@ class Query(Cleaned):
     sides: tuple[Reading, ...] | None
     #: The sides are joined only by "or" / "ya": a comparison only if every side is an entry's name.
     choice: bool = False
+    #: The language the question asks its answer in ("dropout in Hindi"), if it names one.
+    answer_in: Side | None = None
 
 
 def understand(question: str, max_chars: int) -> Query:
@@ -141,4 +149,5 @@ def understand(question: str, max_chars: int) -> Query:
         opposite=None if opposite is None else read(opposite),
         sides=None if sides is None else tuple(read(side) for side in sides),
         choice=sides is not None and is_choice(text),
+        answer_in=answer_language(text),
     )

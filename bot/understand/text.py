@@ -49,24 +49,42 @@ HINDI_STOP_WORDS = _LISTS["hindi_stop_words"] | (frozenset(stopwordsiso.stopword
 #: Words that carry no topic: question scaffolding in English, romanized Hindi and Hindi.
 STOP_WORDS = HINGLISH_WORDS | _LISTS["english_stop_words"] | HINDI_STOP_WORDS
 
+#: The names of the two languages an asker may ask the answer in.
+LANGUAGE_NAMES: dict[Side, tuple[str, ...]] = {
+    "hi": ("hindi", "hindii", "हिंदी", "हिन्दी"),
+    "en": ("english", "angrezi", "angreji", "inglish", "अंग्रेज़ी", "अंग्रेजी", "इंग्लिश"),
+}
+_LANGUAGE_OF = {
+    unicodedata.normalize("NFC", n).casefold(): side for side, ns in LANGUAGE_NAMES.items() for n in ns
+}
+_LANGUAGE = "|".join(_LANGUAGE_OF)
+#: A question's closing request for its answer's language: "in Hindi", "hindi me samjhao", "अंग्रेज़ी में".
+_IN_LANGUAGE = (
+    rf"(?:in\s+(?P<language>{_LANGUAGE})|(?P<language>{_LANGUAGE})\s+(?:me|mein|mai|main|में))"
+    r"(?:\s+(?:please|pls|explain|samjhao|samjhaiye|batao|btao|bataiye|समझाओ|समझाइए|बताओ|बताइए))?"
+)
 #: Phrases that only frame a question; removed before the dense encoder sees it. Besides "what is
 #: X" and "X kya hai", the frames that ask for a name's meaning or its letters' expansion ("what is
 #: meant by X", "what does X stand for", "X ka full form", "X के बारे में बताओ"): left in, their
 #: words were taken as words of the asked term, and the bot said the glossary had no entry for
 #: "X baare" (7 % of names so asked on the dev glossaries, ``python -m benchmarks.frames``).
-_SCAFFOLD = regex.compile(
+_FRAME_START = regex.compile(
     r"(?i)^\s*(?:what\s+(?:is|are)\s+meant\s+by\s+|what\s+do\s+(?:you|we|they|people)\s+mean\s+by\s+|"
     r"(?:what\s+(?:is|are)\s+)?(?:the\s+)?full\s+forms?\s+of\s+|"
     r"what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
     r"define\s+|explain\s+(?:the\s+)?|meaning\s+of\s+|tell\s+me\s+about\s+)"
-    r"|\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|ka\s+matlab(?:\s+kya\s+hai)?|"
+)
+_FRAME_END = regex.compile(
+    r"(?i)\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|ka\s+matlab(?:\s+kya\s+hai)?|"
     r"\s+stands?\s+for|(?:ka|ki)\s+full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
     r"ke?\s+ba+re\s+(?:me|mein|mai|main)(?:\s+(?:batao|btao|bataiye|bataye|bata\s+do|samjhao))?|"
     r"क्या\s+(?:होता|होती|होते)\s+(?:है|हैं)|क्या\s+(?:है|हैं)|किसे\s+कहते\s+हैं|का\s+मतलब(?:\s+क्या\s+है)?|"
     r"का\s+(?:फुल\s+फॉर्म|पूरा\s+नाम)(?:\s+क्या\s+(?:है|हैं))?|"
-    r"के\s+बारे\s+में(?:\s+(?:बताओ|बताइए|बताइये|बताएं|समझाओ|समझाइए))?)"
+    r"के\s+बारे\s+में(?:\s+(?:बताओ|बताइए|बताइये|बताएं|समझाओ|समझाइए))?|"
+    rf"{_IN_LANGUAGE})"
     r"\s*[?？।.!]*\s*$"
 )
+_ASKED_IN = regex.compile(rf"(?i)(?:^|\s){_IN_LANGUAGE}\s*[?？।.!]*\s*$")
 
 
 def normalise(text: str) -> str:
@@ -116,9 +134,23 @@ _AROUND_TOPIC = " ?？।.!,"
 
 
 def strip_scaffolding(text: str) -> str:
-    """'What is dropout?' -> 'dropout'; 'dropout kya hai' -> 'dropout'. Keeps the text if nothing is left."""
-    stripped = _SCAFFOLD.sub(" ", text).strip(_AROUND_TOPIC)
-    return stripped if stripped else text.strip()
+    """'What is dropout?' -> 'dropout'; 'dropout kya hai' -> 'dropout'. Keeps the text if nothing is left.
+    Closing frames may stand one after another ("dropout ke baare mein hindi me batao"): they are
+    stripped until none is left."""
+    whole = unicodedata.normalize("NFC", text).strip()
+    topic = _FRAME_START.sub(" ", whole).strip(_AROUND_TOPIC)
+    while (stripped := _FRAME_END.sub(" ", topic).strip(_AROUND_TOPIC)) and stripped != topic:
+        topic = stripped
+    return topic or whole
+
+
+def answer_language(text: str) -> Side | None:
+    """The language a question asks its answer in ("dropout in Hindi", "overfitting english me
+    samjhao"), or None: its own language then decides."""
+    found = _ASKED_IN.search(unicodedata.normalize("NFC", text))
+    if found is None:
+        return None
+    return _LANGUAGE_OF[normalise(found["language"])]
 
 
 def asked_topic(text: str) -> str:
