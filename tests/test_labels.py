@@ -36,6 +36,13 @@ def glossary():
         ("bare metal machine kya hai", "bare metal machine"),  # "bare" frames only in "ke bare me"
         ("what is a stand", "stand"),
         ("What does PEFT stand for and why use it?", "PEFT stand for and why use it"),  # two questions
+        ("pls explain batch", "batch"),
+        ("बैच की परिभाषा", "बैच"),
+        ("बैच का अर्थ क्या है", "बैच"),
+        ("label kya hai? example ke saath", "label"),
+        ("explain overfitting with an example", "overfitting"),
+        ("DevOps ke bare me jaankari do", "DevOps"),
+        ("बैच क्या होता है? उदाहरण सहित", "बैच"),
     ],
 )
 def test_the_asked_topic_drops_the_scaffolding_a_question_ends_with(question, topic):
@@ -84,7 +91,13 @@ def test_a_hinglish_question_with_scaffolding_at_its_end_gets_the_card_it_names(
 
 
 #: Frames a name is asked in that say nothing of it (``benchmarks.frames`` asks every dev glossary so).
-FRAMES = ("what is meant by {}", "{} ke baare mein batao", "{} के बारे में बताओ")
+FRAMES = (
+    "what is meant by {}",
+    "{} ke baare mein batao",
+    "{} के बारे में बताओ",
+    "{} का अर्थ क्या है",
+    "{} kya hai? example ke saath",
+)
 
 
 @pytest.mark.model

@@ -72,15 +72,19 @@ _FRAME_START = regex.compile(
     r"(?i)^\s*(?:what\s+(?:is|are)\s+meant\s+by\s+|what\s+do\s+(?:you|we|they|people)\s+mean\s+by\s+|"
     r"(?:what\s+(?:is|are)\s+)?(?:the\s+)?full\s+forms?\s+of\s+|"
     r"what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
-    r"define\s+|explain\s+(?:the\s+)?|meaning\s+of\s+|tell\s+me\s+about\s+)"
+    r"(?:(?:please|pls|plz|kindly)\s+)?(?:define\s+|explain\s+(?:the\s+)?|tell\s+me\s+about\s+)|meaning\s+of\s+)"
 )
 _FRAME_END = regex.compile(
     r"(?i)\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|ka\s+matlab(?:\s+kya\s+hai)?|"
     r"\s+stands?\s+for|(?:ka|ki)\s+full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
-    r"ke?\s+ba+re\s+(?:me|mein|mai|main)(?:\s+(?:batao|btao|bataiye|bataye|bata\s+do|samjhao))?|"
-    r"क्या\s+(?:होता|होती|होते)\s+(?:है|हैं)|क्या\s+(?:है|हैं)|किसे\s+कहते\s+हैं|का\s+मतलब(?:\s+क्या\s+है)?|"
+    r"ke?\s+ba+re\s+(?:me|mein|mai|main)"
+    r"(?:\s+(?:batao|btao|bataiye|bataye|bata\s+do|samjhao|ja+nkari\s+(?:do|dijiye|chahiye)))?|"
+    r"with\s+(?:an?\s+)?examples?|examples?\s+ke\s+sa+th|udaa?hara?n\s+ke\s+sa+th|"
+    r"क्या\s+(?:होता|होती|होते)\s+(?:है|हैं)|क्या\s+(?:है|हैं)|किसे\s+कहते\s+हैं|"
+    r"का\s+(?:मतलब|अर्थ)(?:\s+क्या\s+है)?|की\s+परिभाषा(?:\s+क्या\s+है)?|"
     r"का\s+(?:फुल\s+फॉर्म|पूरा\s+नाम)(?:\s+क्या\s+(?:है|हैं))?|"
-    r"के\s+बारे\s+में(?:\s+(?:बताओ|बताइए|बताइये|बताएं|समझाओ|समझाइए))?|"
+    r"के\s+बारे\s+में(?:\s+(?:बताओ|बताइए|बताइये|बताएं|समझाओ|समझाइए|जानकारी\s+(?:दो|दीजिए)))?|"
+    r"उदाहरण\s+(?:सहित|के\s+साथ)|"
     rf"{_IN_LANGUAGE})"
     r"\s*[?？।.!]*\s*$"
 )
