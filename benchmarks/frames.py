@@ -12,11 +12,16 @@ glossary: the questions are its own names in fixed frames.
 
 Per frame, pooled over the views: ``asked``, ``answered_right`` (not declined and the name's entry
 first) and ``no_entry`` (declined as a term the glossary has no entry for).
+
+Then each name in Latin letters (``MIN_TYPO_LETTERS`` or more) is asked "what is X" with a typo of
+each kind in ``TYPOS``, made at random positions seeded by the name: besides the same figures, the
+answer's label, which should say "did you mean" and never "exact match".
 """
 
 from __future__ import annotations
 
 import os
+import random
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -73,6 +78,50 @@ def names(entry: GlossaryEntry) -> list[str]:
     return sorted((parts | {core_name(n) for n in entry.names}) - {""})
 
 
+#: The typos made in a name: one letter left out, two neighbours swapped, one letter typed twice.
+TYPOS = ("a letter dropped", "two letters swapped", "a letter doubled")
+#: Shorter names are not typed with a typo here: a typo in a short name is often another word.
+MIN_TYPO_LETTERS = 6
+
+
+def misspelt(name: str) -> dict[str, str]:
+    """``name`` with a typo of each kind at a position inside it (not its first or last letter)
+    chosen at random, seeded by the name; a kind whose typo leaves the name as it was is skipped. The
+    letters compared for an exact match are the name's without spaces ("flash attention" is
+    FlashAttention), so swapping a letter with a space would leave it exact."""
+    rng = random.Random(name)
+    inner = [i for i, c in enumerate(name) if c.isalpha()][1:-1]
+    pairs = [i for i in inner if name[i + 1].isalpha()]  # two letters: a moved space is no typo
+    drop, swap, double = rng.choice(inner), rng.choice(pairs or inner), rng.choice(inner)
+    swapped = name[:swap] + name[swap + 1 : swap + 2] + name[swap] + name[swap + 2 :]
+    made = (name[:drop] + name[drop + 1 :], swapped, name[:double] + name[double] + name[double:])
+    return {kind: text for kind, text in zip(TYPOS, made, strict=True) if text.casefold() != name.casefold()}
+
+
+def typed(bot: GlossaryBot) -> dict[str, dict[str, int]]:
+    """Per kind of typo: names asked with it, answered right, declined as no entry, and labelled "did
+    you mean" or "exact match"."""
+    counts: dict[str, dict[str, int]] = {}
+    for entry in bot.glossary.entries:
+        for name in names(entry):
+            if not name.isascii() or sum(c.isalpha() for c in name) < MIN_TYPO_LETTERS:
+                continue
+            for kind, text in misspelt(name).items():
+                found = bot.retrieve(f"what is {text}", 1)
+                label = bot.answer(f"what is {text}").label
+                count = counts.setdefault(kind, dict.fromkeys(TYPO_FIGURES, 0))
+                count["asked"] += 1
+                count["answered_right"] += found.hits[0].entry.id == entry.id and not found.abstained
+                count["no_entry"] += found.no_entry
+                count["did_you_mean"] += label == "did_you_mean"
+                count["exact"] += label == "exact"
+    return counts
+
+
+#: What is counted of each kind of typo.
+TYPO_FIGURES = ("asked", "answered_right", "no_entry", "did_you_mean", "exact")
+
+
 def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     """Per frame: questions asked, answered with the name's entry first, declined as no entry."""
     counts: dict[str, dict[str, int]] = {}
@@ -110,16 +159,27 @@ def table(total: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
+def typo_table(total: dict[str, dict[str, int]]) -> str:
+    lines = [
+        '| "what is X" with | asked | answered right | no entry | "did you mean" | "exact match" |',
+        "|---|---|---|---|---|---|",
+    ]
+    for kind in TYPOS:
+        c = total[kind]
+        shares = [f"{c[k] / c['asked']:.3f}" for k in TYPO_FIGURES[1:]]
+        lines.append(f"| {kind} | {c['asked']} | " + " | ".join(shares) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     args = arguments(__doc__ or "")
-    runs = {
-        name: asked(GlossaryBot.load(settings, sentences=False))
-        for name, (settings, _, _) in views(args.views).items()
-    }
-    total = pooled(runs)
-    print(table(total))
+    bots = {name: GlossaryBot.load(view[0], sentences=False) for name, view in views(args.views).items()}
+    runs = {name: asked(bot) for name, bot in bots.items()}
+    typos = {name: typed(bot) for name, bot in bots.items()}
+    total, typos_total = pooled(runs), pooled(typos)
+    print(table(total), typo_table(typos_total), sep="\n\n")
     if args.out is not None:
-        record(args.out, "benchmarks.frames", runs=runs, pooled=total)
+        record(args.out, "benchmarks.frames", runs=runs, pooled=total, typos=typos, typos_pooled=typos_total)
 
 
 if __name__ == "__main__":

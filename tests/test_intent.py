@@ -69,6 +69,7 @@ def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
         ("over-fitting meaning", "Overfitting", ("over-fitting",), False),
         ("training example meaning", "Training sample or example", ("training example",), False),
         ("fitting meaning", "Overfitting", ("over-fitting",), True),
+        ("what is trianing sample or example", "Training sample or example", (), False),  # a typo
     ],
 )
 def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], expected: bool) -> None:

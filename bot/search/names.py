@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 from bot.search.lexical import MIN_FUZZY_LEN, entry_names, romanized, script_of
 from bot.understand.cues import OPPOSITE_WORDS
 from bot.understand.query import Reading, reading_of
-from bot.understand.text import STOP_WORDS, content_tokens, normalise, tokens
+from bot.understand.text import content_tokens, normalise, tokens
 from glossary import Glossary, GlossaryEntry
 
 
@@ -244,19 +244,6 @@ def misspelt_name(question: Reading | str, entry: GlossaryEntry) -> str | None:
     return parts[best] if best is not None and scores[best] >= NAME_WORD_MATCH else None
 
 
-def _says_a_name(reading: Reading, entry: GlossaryEntry) -> bool:
-    """The asked topic is one of ``entry``'s names (or a bracketed part of one) whole, word for word,
-    with nothing beside it but stop words: "over-fitting meaning" says the alias "over-fitting",
-    though its content words are only "fitting", a part of Overfitting's name, since "over" is a
-    stop word (so is "example", in the alias "training example")."""
-    asked = list(reading.asked_tokens)
-    return any(
-        asked[i : i + len(named)] == named and STOP_WORDS.issuperset(asked[:i] + asked[i + len(named) :])
-        for named in (tokens(part) for part in _name_parts(entry))
-        for i in range(len(asked) - len(named) + 1)
-    )
-
-
 def _holds(words: Sequence[str], part: Sequence[str]) -> bool:
     """``part`` stands in ``words`` whole, word for word and in order."""
     n = len(part)
@@ -269,12 +256,15 @@ def only_part_of_name(question: Reading | str, entry: GlossaryEntry) -> bool:
     still counts when typed with a typo, a plural, without spaces or in another word order."""
     reading = reading_of(question)
     words = reading.topic_words
-    if not 0 < len(words) <= BARE_TERM_WORDS or _says_a_name(reading, entry):
+    if not 0 < len(words) <= BARE_TERM_WORDS:
         return False
     asked, forms = _spellings(words), _name_forms(entry)
-    pairs = [(a, f) for a in asked for f in forms]
-    if any(_names(a, f) for a, f in pairs):
+    # the asked topic's every word too: a name's own words may be stop words ("over-fitting",
+    # "training sample or example"), which its content words leave out
+    said = dict.fromkeys([*asked, *_spellings(reading.asked_tokens)])
+    if any(_names(a, f) for a in said for f in forms):
         return False
+    pairs = [(a, f) for a in asked for f in forms]
     return any(
         len(_squashed(a)) < len(_squashed(f))
         and all(fuzz.partial_ratio(w, _squashed(f)) >= NAME_WORD_MATCH for w in a.split())
