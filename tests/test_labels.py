@@ -130,6 +130,13 @@ def test_a_misspelt_name_says_did_you_mean(bot):
     assert "Did you mean Overfitting?" in reply.text
 
 
+def test_a_misspelt_name_that_holds_a_shorter_name_of_its_entry_is_still_misspelt(glossary):
+    """ "zero redundancy optimzer" holds ZeRO whole, but ZeRO is a word of the name it misspells."""
+    entry = glossary.without_project_extras().get("zero")
+    assert misspelt_name("what is zero redundancy optimzer", entry) == "Zero Redundancy Optimizer"
+    assert misspelt_name("what is zero", entry) is None
+
+
 def test_a_name_asked_with_more_words_is_not_a_misspelling(glossary):
     """ "ग्रेडिएंट क्लिपिंग कब उपयोग करें" holds the Hindi name whole: no "did you mean"."""
     entry = glossary.get("gradient-clipping")

@@ -233,15 +233,21 @@ def misspelt_name(question: Reading | str, entry: GlossaryEntry) -> str | None:
     words = tuple(reading_of(question).topic_words)
     if not words:
         return None
-    # A question that holds one of the names whole (or that one of them holds) has misspelt none:
-    # words were added or left out, which the ranking and the exact-match rule judge.
     names = {p: tuple(content_tokens(p)) for p in _name_parts(entry)}
-    if any(_holds(words, name) or _holds(name, words) for name in names.values()):
-        return None
     asked, parts = _key(words), list(names)  # the heading first: of names as close, it is shown
     scores = [fuzz.ratio(asked, _key(names[p])) for p in parts]
     best = max(range(len(parts)), key=scores.__getitem__, default=None)
-    return parts[best] if best is not None and scores[best] >= NAME_WORD_MATCH else None
+    if best is None or scores[best] < NAME_WORD_MATCH:
+        return None
+    # A question that holds one of the names whole (or that one of them holds) has misspelt none:
+    # words were added or left out, which the ranking and the exact-match rule judge. A shorter name
+    # inside the closest one is no such name: "zero redundancy optimzer" holds ZeRO, a word of "Zero
+    # Redundancy Optimizer", whose misspelling it is.
+    closest = names[parts[best]]
+    inside = [n for n in names.values() if len(n) < len(closest) and _holds(closest, n)]
+    if any(_holds(words, n) or _holds(n, words) for n in names.values() if n not in inside):
+        return None
+    return parts[best]
 
 
 def _holds(words: Sequence[str], part: Sequence[str]) -> bool:
