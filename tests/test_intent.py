@@ -207,6 +207,10 @@ def test_search_gives_first_the_entry_a_question_names_as_the_card_does(bot, que
         ("Overfitting (ओवरफिटिंग)", "ओवरफिटिंग क्या है", True),
         ("Kernel (OS)", "what is OS", False),  # a bracket in the same script may qualify: no name
         ("AI एक्सेलेरेटर (GPU, TPU, NPU)", "what is GPU", False),  # both scripts outside the bracket
+        # a bracket that lists its names with semicolons: each is a name
+        ("निरंतर डिलीवरी (Continuous Delivery; CD)", "what is CD", True),
+        ("निरंतर डिलीवरी (Continuous Delivery; CD)", "continuous delivery kya hai", True),
+        ("निरंतर डिलीवरी (Continuous Delivery; CD)", "what is continuous delivery; cd", True),
     ],
 )
 def test_a_heading_with_its_other_language_name_in_brackets_is_named_by_either_side(heading, question, named):

@@ -8,7 +8,9 @@ import pytest
 
 from bot.search.names import misspelt_name, names_entry, sounded_entry
 from bot.understand.text import asked_topic
-from glossary import load_glossary
+from glossary import GlossaryEntry, load_glossary
+
+from .factories import user_entry
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +57,13 @@ def test_the_asked_topic_drops_the_scaffolding_a_question_ends_with(question, to
 )
 def test_a_name_or_its_bracketed_part_names_the_entry(glossary, question, entry_id):
     assert names_entry(question, glossary.without_project_extras().get(entry_id))
+
+
+def test_each_name_a_bracket_lists_with_semicolons_is_a_name_of_the_entry():
+    heading = "निरंतर डिलीवरी (Continuous Delivery; CD)"
+    entry = GlossaryEntry.model_validate(user_entry("cd", term=heading, term_en=None, term_hi=heading))
+    assert names_entry("what is CD", entry) and names_entry("continuous delivery kya hai", entry)
+    assert misspelt_name("what is continuous deivery", entry) == "Continuous Delivery"
 
 
 @pytest.mark.parametrize(

@@ -36,18 +36,22 @@ def _name_index(glossary: Glossary) -> dict[str, str | None]:
 
 #: A name with a bracketed part after it: "ऑब्जर्वेबिलिटी (Observability)", "Overfitting (ओवरफिटिंग)".
 _BRACKETED = regex.compile(r"^\s*(?P<outside>[^()]+?)\s*\((?P<inside>[^()]+)\)\s*$")
+#: What separates the parts of a name: brackets, and the semicolons that list a bracket's names
+#: ("निरंतर डिलीवरी (Continuous Delivery; CD)" is also Continuous Delivery and CD).
+_PART_MARKS = regex.compile(r"[();]")
 
 
 def _whole_names(entry: GlossaryEntry) -> list[str]:
     """Each name of ``entry``, and both sides of one whose bracketed part is written in a script the
     rest of it does not use: that is the name in the other language, as Hindi glossaries often write
-    their headings ("ऑब्जर्वेबिलिटी (Observability)"). A bracket in the same script may be a qualifier
-    ("Kernel (OS)"), which names another thing, so it is no name of the entry."""
+    their headings ("ऑब्जर्वेबिलिटी (Observability)"), each of the names it lists with semicolons
+    ("(Continuous Delivery; CD)"). A bracket in the same script may be a qualifier ("Kernel (OS)"),
+    which names another thing, so it is no name of the entry."""
     out = list(entry.names)
     for name in entry.names:
         found = _BRACKETED.match(name)
         if found and not _scripts(found["outside"]) & _scripts(found["inside"]):
-            out += [found["outside"], found["inside"]]
+            out += [found["outside"], found["inside"], *(n.strip() for n in found["inside"].split(";"))]
     return out
 
 
@@ -191,7 +195,7 @@ def _name_forms(entry: GlossaryEntry) -> frozenset[str]:
 def _forms_of(names: tuple[str, ...]) -> frozenset[str]:
     """:func:`_name_forms` by the names alone: both name checks read an entry's forms for every
     question it comes first for, and romanizing them costs about 0.3 ms an entry."""
-    parts = [p for name in names for p in (name, *regex.split(r"[()]", name))]
+    parts = [p for name in names for p in (name, *_PART_MARKS.split(name))]
     return frozenset(form for p in parts if (words := tokens(p)) for form in _spellings(words))
 
 
@@ -216,7 +220,7 @@ def _key(words: Sequence[str]) -> str:
 def _name_parts(entry: GlossaryEntry) -> list[str]:
     """Each name of ``entry`` and each part of it around brackets ("Video memory (VRAM)" gives the
     whole, "Video memory" and "VRAM"), as written."""
-    parts = [p.strip() for name in entry.names for p in (name, *regex.split(r"[()]", name))]
+    parts = [p.strip() for name in entry.names for p in (name, *_PART_MARKS.split(name))]
     return list(dict.fromkeys(p for p in parts if tokens(p)))
 
 
