@@ -198,7 +198,15 @@ def test_comparison_outside_the_source_table_has_no_table(glossary):
 @pytest.mark.model
 @pytest.mark.parametrize(
     ("question", "lang_first"),
-    [("batch vs epoch", "en"), ("batch aur epoch me kya farak hai", "hi"), ("बैच और युग में क्या अंतर है?", "hi")],
+    [
+        ("batch vs epoch", "en"),
+        ("batch aur epoch me kya farak hai", "hi"),
+        ("बैच और युग में क्या अंतर है?", "hi"),
+        # a choice asked "which is better": the asking is no part of the second name
+        ("batch ya epoch kya better hai", "hi"),
+        ("batch or epoch, which one is better?", "en"),
+        ("बैच या युग कौन सा बेहतर है", "hi"),
+    ],
 )
 def test_bot_compares_side_by_side(bot, question, lang_first):
     reply = bot.answer(question)

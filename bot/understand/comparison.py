@@ -26,6 +26,8 @@ _TRAILING = regex.compile(
     r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:है|hai)?$"
     r"|\s+(?:ka|ke|में|me|mein)?\s*(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:kya|क्या)?\s*(?:है|hai)?$"
     r"|\s+(?:differ|compare)$"
+    r"|,?\s+(?:kya|kaun\s*sa|konsa|is)?\s*(?:better|behtar|accha|acha|achha)\s*(?:hai|h)?$"
+    r"|,?\s+(?:कौन\s*सा\s+)?(?:बेहतर|अच्छा)\s*(?:है)?$"
 )
 
 
