@@ -72,9 +72,10 @@ ABBREVIATION = regex.compile(r"^(?=(?:.*\p{Lu}){2})[\p{Latin}\d]{2,6}$")
 
 
 def names(entry: GlossaryEntry) -> list[str]:
-    """Each name an asker may type: every name, each part of it around brackets, and each name
-    without its bracketed part ("Video memory (VRAM)" gives it whole, "Video memory" and "VRAM")."""
-    parts = {p.strip() for n in entry.names for p in regex.split(r"[()]", n)}
+    """Each name an asker may type: every name, each part of it around brackets or semicolons, and
+    each name without its bracketed part ("Video memory (VRAM)" gives it whole, "Video memory" and
+    "VRAM"; "निरंतर डिलीवरी (Continuous Delivery; CD)" also "Continuous Delivery" and "CD")."""
+    parts = {p.strip() for n in entry.names for p in regex.split(r"[();]", n)}
     return sorted((parts | {core_name(n) for n in entry.names}) - {""})
 
 
