@@ -186,8 +186,8 @@ def _spellings(words: Sequence[str]) -> tuple[str, ...]:
 
 
 def _name_forms(entry: GlossaryEntry) -> frozenset[str]:
-    """Each name of ``entry`` and each part of it around brackets ("Mutual … Security (mTLS)" gives
-    the whole, "mutual … security" and "mtls"), as typed and romanized."""
+    """Each name of ``entry`` and each part of it around brackets or semicolons ("Mutual … Security
+    (mTLS)" gives the whole, "mutual … security" and "mtls"), as typed and romanized."""
     return _forms_of(tuple(entry_names(entry)))
 
 
@@ -218,8 +218,8 @@ def _key(words: Sequence[str]) -> str:
 
 
 def _name_parts(entry: GlossaryEntry) -> list[str]:
-    """Each name of ``entry`` and each part of it around brackets ("Video memory (VRAM)" gives the
-    whole, "Video memory" and "VRAM"), as written."""
+    """Each name of ``entry`` and each part of it around brackets or semicolons ("Video memory
+    (VRAM)" gives the whole, "Video memory" and "VRAM"), as written."""
     parts = [p.strip() for name in entry.names for p in (name, *_PART_MARKS.split(name))]
     return list(dict.fromkeys(p for p in parts if tokens(p)))
 

@@ -74,6 +74,7 @@ _FRAME_START = regex.compile(
     r"what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
     r"(?:(?:please|pls|plz|kindly)\s+)?(?:define\s+|explain\s+(?:the\s+)?|tell\s+me\s+about\s+)|meaning\s+of\s+)"
 )
+#: Closing frames; :func:`strip_scaffolding` strips them one after another.
 _FRAME_END = regex.compile(
     r"(?i)\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|ka\s+matlab(?:\s+kya\s+hai)?|"
     r"\s+stands?\s+for|(?:ka|ki)\s+full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
@@ -88,6 +89,7 @@ _FRAME_END = regex.compile(
     rf"{_IN_LANGUAGE})"
     r"\s*[?？।.!]*\s*$"
 )
+#: A closing request for a language, read by :func:`answer_language` before the frames are stripped.
 _ASKED_IN = regex.compile(rf"(?i)(?:^|\s){_IN_LANGUAGE}\s*[?？।.!]*\s*$")
 
 
