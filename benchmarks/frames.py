@@ -30,6 +30,7 @@ import regex
 
 from benchmarks.dev_views import arguments, record, views
 from bot.core import GlossaryBot
+from bot.search.evidence import Retrieval
 from bot.search.pseudo import core_name
 from glossary import GlossaryEntry
 
@@ -75,9 +76,10 @@ ABBREVIATION = regex.compile(r"^(?=(?:.*\p{Lu}){2})[\p{Latin}\d]{2,6}$")
 
 
 def names(entry: GlossaryEntry) -> list[str]:
-    """Each name an asker may type: every name, each part of it around brackets or semicolons, and
-    each name without its bracketed part ("Video memory (VRAM)" gives it whole, "Video memory" and
-    "VRAM"; "निरंतर डिलीवरी (Continuous Delivery; CD)" also "Continuous Delivery" and "CD")."""
+    """Each name an asker may type: each part of a name around brackets or semicolons, and each name
+    without its bracketed part. A name without brackets is asked as it is; one with them only in its
+    parts, since no asker types the brackets ("Video memory (VRAM)" gives "Video memory" and "VRAM";
+    "निरंतर डिलीवरी (Continuous Delivery; CD)" gives "निरंतर डिलीवरी", "Continuous Delivery" and "CD")."""
     parts = {p.strip() for n in entry.names for p in regex.split(r"[();]", n)}
     return sorted((parts | {core_name(n) for n in entry.names}) - {""})
 
@@ -115,7 +117,7 @@ def typed(bot: GlossaryBot) -> dict[str, dict[str, int]]:
                 label = bot.answer(f"what is {text}").label
                 count = counts.setdefault(kind, dict.fromkeys(TYPO_FIGURES, 0))
                 count["asked"] += 1
-                count["answered_right"] += found.hits[0].entry.id == entry.id and not found.abstained
+                count["answered_right"] += _answered_right(found, entry)
                 count["no_entry"] += found.no_entry
                 count["did_you_mean"] += label == "did_you_mean"
                 count["exact"] += label == "exact"
@@ -133,12 +135,16 @@ def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
         for name in names(entry):
             for frame in ABBREVIATION_FRAMES if ABBREVIATION.match(name) else NAME_FRAMES:
                 found = bot.retrieve(frame.format(name), 1)
-                right = bool(found.hits) and found.hits[0].entry.id == entry.id and not found.abstained
                 count = counts.setdefault(frame, {"asked": 0, "answered_right": 0, "no_entry": 0})
                 count["asked"] += 1
-                count["answered_right"] += right
+                count["answered_right"] += _answered_right(found, entry)
                 count["no_entry"] += found.no_entry
     return counts
+
+
+def _answered_right(found: Retrieval, entry: GlossaryEntry) -> bool:
+    """Not declined, and the name's entry first."""
+    return bool(found.hits) and found.hits[0].entry.id == entry.id and not found.abstained
 
 
 def pooled(runs: dict[str, dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
