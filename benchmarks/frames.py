@@ -2,20 +2,23 @@
 names asked in the frames people wrap a name in, against the bare "what is X".
 
 A support desk's askers ask for a name's meaning in many frames ("what is meant by X", "X ke baare
-mein batao", "X का पूरा नाम क्या है") and for an abbreviation's letters ("what does X stand for").
-No glossary changes a frame, so the bot should answer each as it answers "what is X": the same
-entry, first, not declined, and never "the glossary has no entry for" a name it has. Every name of
-every entry of each dev view (``benchmarks.dev_views.views``), each part around brackets and each name
-without its bracketed part, is asked in each frame in ``NAME_FRAMES``; names that are abbreviations
-(``ABBREVIATION``) are asked in ``ABBREVIATION_FRAMES`` instead. Nothing here is written for a
-glossary: the questions are its own names in fixed frames.
+mein batao", "X का पूरा नाम क्या है", "hi, what is X", "do you know what X is", "X kya hai sir") and for
+an abbreviation's letters ("what does X stand for"). No glossary changes a frame, so the bot should
+answer each as it answers "what is X": the same entry, first, not declined, labelled an exact match,
+and never "the glossary has no entry for" a name it has. Every name of every entry of each dev view
+(``benchmarks.dev_views.views``), each part around brackets and each name without its bracketed part,
+is asked in each frame in ``NAME_FRAMES``; names that are abbreviations (``ABBREVIATION``) are asked
+in ``ABBREVIATION_FRAMES`` instead. Nothing here is written for a glossary: the questions are its
+own names in fixed frames.
 
-Per frame, pooled over the views: ``asked``, ``answered_right`` (not declined and the name's entry
-first) and ``no_entry`` (declined as a term the glossary has no entry for).
+Per frame, pooled over the views, of the answers ``bot.answer`` gives (what an asker is shown):
+``asked``, ``answered_right`` (not declined and the name's entry first), ``no_entry`` (declined as a
+term the glossary has no entry for) and ``exact`` (labelled an exact match).
 
 Then each name in Latin letters (``MIN_TYPO_LETTERS`` or more) is asked "what is X" with a typo of
-each kind in ``TYPOS``, made at random positions seeded by the name: besides the same figures, the
-answer's label, which should say "did you mean" and never "exact match".
+each kind in ``TYPOS``, made at random positions seeded by the name: besides the same figures, how
+often the label says "did you mean" (it should) and "exact match" (it never should). Each English
+name whose plural adds an "s" (``PLURALIZABLE``) is asked "what are Xs", which should be an exact match.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import regex
 
 from benchmarks.dev_views import arguments, record, views
 from bot.core import GlossaryBot
-from bot.search.evidence import Retrieval
+from bot.reply.answer import Answer
 from bot.search.pseudo import core_name
 from glossary import GlossaryEntry
 
@@ -61,6 +64,16 @@ NAME_FRAMES = (
     "{} in Hindi",
     "{} english me samjhao",
     "{} अंग्रेज़ी में समझाइए",
+    "hi, what is {}",
+    "{} kya hai sir",
+    "namaste, {} kya hai",
+    "{} क्या है जी",
+    "can you explain {} to me",
+    "do you know what {} is",
+    "I want to know about {}",
+    "explain {} in simple words",
+    "mujhe {} samajh nahi aaya",
+    "मुझे {} के बारे में जानना है",
 )
 #: Frames that ask what an abbreviation's letters stand for.
 ABBREVIATION_FRAMES = (
@@ -113,38 +126,64 @@ def typed(bot: GlossaryBot) -> dict[str, dict[str, int]]:
             if not name.isascii() or sum(c.isalpha() for c in name) < MIN_TYPO_LETTERS:
                 continue
             for kind, text in misspelt(name).items():
-                found = bot.retrieve(f"what is {text}", 1)
-                label = bot.answer(f"what is {text}").label
-                count = counts.setdefault(kind, dict.fromkeys(TYPO_FIGURES, 0))
-                count["asked"] += 1
-                count["answered_right"] += _answered_right(found, entry)
-                count["no_entry"] += found.no_entry
-                count["did_you_mean"] += label == "did_you_mean"
-                count["exact"] += label == "exact"
+                _count(
+                    counts.setdefault(kind, dict.fromkeys(TYPO_FIGURES, 0)),
+                    bot.answer(f"what is {text}"),
+                    entry,
+                )
     return counts
 
 
-#: What is counted of each kind of typo.
+#: What is counted of a name asked in a frame, and of a typo or a plural the same and "did you mean".
+FIGURES = ("asked", "answered_right", "no_entry", "exact")
 TYPO_FIGURES = ("asked", "answered_right", "no_entry", "did_you_mean", "exact")
 
 
 def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
-    """Per frame: questions asked, answered with the name's entry first, declined as no entry."""
+    """Per frame: questions asked, answered with the name's entry first, declined as no entry, and
+    labelled "exact match"."""
     counts: dict[str, dict[str, int]] = {}
     for entry in bot.glossary.entries:
         for name in names(entry):
             for frame in ABBREVIATION_FRAMES if ABBREVIATION.match(name) else NAME_FRAMES:
-                found = bot.retrieve(frame.format(name), 1)
-                count = counts.setdefault(frame, {"asked": 0, "answered_right": 0, "no_entry": 0})
-                count["asked"] += 1
-                count["answered_right"] += _answered_right(found, entry)
-                count["no_entry"] += found.no_entry
+                _count(
+                    counts.setdefault(frame, dict.fromkeys(FIGURES, 0)), bot.answer(frame.format(name)), entry
+                )
     return counts
 
 
-def _answered_right(found: Retrieval, entry: GlossaryEntry) -> bool:
-    """Not declined, and the name's entry first."""
-    return bool(found.hits) and found.hits[0].entry.id == entry.id and not found.abstained
+#: An English name whose plural is its last word with an "s" added ("loss function" -> "loss
+#: functions", "GPU" -> "GPUs"); names ending in s, x, z, y, ch or sh form it otherwise.
+PLURALIZABLE = regex.compile(r"^[\p{Latin}\d][\p{Latin}\d\s-]*(?<![sxzySXZY]|[cCsS][hH])$")
+
+
+#: The row of the plurals in the typos' table.
+PLURAL = 'the plural ("what are Xs")'
+
+
+def pluralized(bot: GlossaryBot) -> dict[str, dict[str, int]]:
+    """Each English name of ``PLURALIZABLE`` form asked in the plural ("what are loss functions"):
+    the same figures as a typo's, in one row (``PLURAL``)."""
+    count = dict.fromkeys(TYPO_FIGURES, 0)
+    for entry in bot.glossary.entries:
+        for name in filter(PLURALIZABLE.match, names(entry)):
+            _count(count, bot.answer(f"what are {name}s"), entry)
+    return {PLURAL: count}
+
+
+def _count(into: dict[str, int], reply: Answer, entry: GlossaryEntry) -> None:
+    into["asked"] += 1
+    into["answered_right"] += _answered_right(reply, entry)
+    into["no_entry"] += reply.kind == "near miss"
+    into["exact"] += reply.label == "exact"
+    if "did_you_mean" in into:
+        into["did_you_mean"] += reply.label == "did_you_mean"
+
+
+def _answered_right(reply: Answer, entry: GlossaryEntry) -> bool:
+    """Not declined, and the name's entry first: what the asker is shown, not only the ranking (the
+    FAQ answer a question was wrongly sent to is no answer of its entry)."""
+    return not reply.abstained and bool(reply.hits) and reply.hits[0].entry.id == entry.id
 
 
 def pooled(runs: dict[str, dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
@@ -158,23 +197,20 @@ def pooled(runs: dict[str, dict[str, dict[str, int]]]) -> dict[str, dict[str, in
 
 
 def table(total: dict[str, dict[str, int]]) -> str:
-    lines = ["| frame | asked | answered right | no entry |", "|---|---|---|---|"]
+    lines = ['| frame | asked | answered right | no entry | "exact match" |', "|---|---|---|---|---|"]
     for frame in (*NAME_FRAMES, *ABBREVIATION_FRAMES):
         c = total[frame]
-        shown = frame.format("X")
-        lines.append(
-            f"| {shown} | {c['asked']} | {c['answered_right'] / c['asked']:.3f} | "
-            f"{c['no_entry'] / c['asked']:.3f} |"
-        )
+        shares = [f"{c[k] / c['asked']:.3f}" for k in FIGURES[1:]]
+        lines.append(f"| {frame.format('X')} | {c['asked']} | " + " | ".join(shares) + " |")
     return "\n".join(lines)
 
 
 def typo_table(total: dict[str, dict[str, int]]) -> str:
     lines = [
-        '| "what is X" with | asked | answered right | no entry | "did you mean" | "exact match" |',
+        '| asked with | asked | answered right | no entry | "did you mean" | "exact match" |',
         "|---|---|---|---|---|---|",
     ]
-    for kind in TYPOS:
+    for kind in (*TYPOS, PLURAL):
         c = total[kind]
         shares = [f"{c[k] / c['asked']:.3f}" for k in TYPO_FIGURES[1:]]
         lines.append(f"| {kind} | {c['asked']} | " + " | ".join(shares) + " |")
@@ -185,7 +221,7 @@ def main() -> None:
     args = arguments(__doc__ or "")
     bots = {name: GlossaryBot.load(view[0], sentences=False) for name, view in views(args.views).items()}
     runs = {name: asked(bot) for name, bot in bots.items()}
-    typos = {name: typed(bot) for name, bot in bots.items()}
+    typos = {name: typed(bot) | pluralized(bot) for name, bot in bots.items()}
     total, typos_total = pooled(runs), pooled(typos)
     print(table(total), typo_table(typos_total), sep="\n\n")
     if args.out is not None:

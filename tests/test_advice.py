@@ -59,6 +59,20 @@ def test_or_and_ya_alone_make_a_choice(question, choice):
     assert is_choice(question) is choice
 
 
+@pytest.mark.parametrize(
+    ("question", "how_to"),
+    [
+        ("can you explain dropout to me", False),
+        ("do you know what dropout is", False),
+        ("what do you mean by training loss", False),  # was answered from the FAQ
+        ("can I use dropout with LoRA", True),
+        ("do we need warmup", True),
+    ],
+)
+def test_a_request_to_explain_is_no_how_to(question, how_to):
+    assert understand(question, MAX_CHARS).how_to is how_to
+
+
 def test_a_choice_is_noted_and_a_description_with_or_is_no_how_to():
     assert understand("learning rate kam kare ya zyada? loss oscillate kar raha hai", MAX_CHARS).how_to
     assert understand("learning rate kam kare ya zyada?", MAX_CHARS).choice

@@ -79,6 +79,28 @@ def test_other_words_do_not_name_the_entry(glossary, question, entry_id):
     assert not names_entry(question, entry) and misspelt_name(question, entry) is None
 
 
+@pytest.mark.parametrize(
+    ("question", "entry_id"),
+    [
+        ("what are loss functions", "loss-function"),
+        ("what are GPUs", "ai-accelerator"),
+        ("labels kya hai", "label"),
+    ],
+)
+def test_a_plural_of_a_name_names_the_entry(glossary, question, entry_id):
+    entry = glossary.get(entry_id)
+    assert names_entry(question, entry) and misspelt_name(question, entry) is None
+
+
+def test_a_singular_names_an_entry_named_in_the_plural_and_a_typo_is_no_plural():
+    """Only one side is made singular: "batchs" and "batches" both read as "batch", but "batchs" is a
+    typo of Batches, and "loss" is no plural of "los"."""
+    batches = GlossaryEntry.model_validate(user_entry("batches"))
+    assert names_entry("what is a batch", batches) and names_entry("what are batches", batches)
+    assert not names_entry("what is batchs", batches)
+    assert not names_entry("what is loss", GlossaryEntry.model_validate(user_entry("los")))
+
+
 def test_a_misspelt_name_is_the_name_it_meant(glossary):
     assert misspelt_name("whats overfiting", glossary.get("overfitting")) == "Overfitting"
     assert not names_entry("whats overfiting", glossary.get("overfitting"))
@@ -110,6 +132,9 @@ FRAMES = (
     "{} के बारे में बताओ",
     "{} का अर्थ क्या है",
     "{} kya hai? example ke saath",
+    "hi, what is {}",
+    "do you know what {} is",
+    "मुझे {} के बारे में जानना है",
 )
 
 

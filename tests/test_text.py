@@ -49,6 +49,25 @@ QUESTION_CASES = [
     (strip_scaffolding, "what is dropout in English?", "dropout"),
     (strip_scaffolding, "in hindi", "in hindi"),  # nothing but the request: a follow-up's
     (strip_scaffolding, "what is the meaning of life", "meaning of life"),  # one opening frame only
+    # greetings, addresses and requests around the question
+    (strip_scaffolding, "hi, what is dropout", "dropout"),
+    (strip_scaffolding, "hey what is dropout", "dropout"),
+    (strip_scaffolding, "namaste sir dropout kya hai", "dropout"),
+    (strip_scaffolding, "नमस्ते, ड्रॉपआउट क्या है जी", "ड्रॉपआउट"),
+    (strip_scaffolding, "bro dropout kya hai", "dropout"),
+    (strip_scaffolding, "dropout kya hai sir", "dropout"),
+    (strip_scaffolding, "hello world kya hai", "hello world"),  # a greeting: punctuation or a frame after it
+    (strip_scaffolding, "SIR model kya hai", "SIR model"),  # so does an English address
+    (strip_scaffolding, "can you tell me about dropout", "dropout"),
+    (strip_scaffolding, "could you please tell me what dropout is", "dropout"),
+    (strip_scaffolding, "do you know what dropout is?", "dropout"),
+    (strip_scaffolding, "what dropout is", "what dropout is"),  # no request: no embedded question
+    (strip_scaffolding, "can you explain dropout to me in simple words", "dropout"),
+    (strip_scaffolding, "i have a doubt about dropout", "dropout"),
+    (strip_scaffolding, "mujhe dropout samajh nahi aaya", "dropout"),
+    (strip_scaffolding, "मुझे ड्रॉपआउट के बारे में जानना है", "ड्रॉपआउट"),
+    (strip_scaffolding, "मुझे अच्छी नींद कैसे आएगी", "मुझे अच्छी नींद कैसे आएगी"),  # no request of its own
+    (strip_scaffolding, "ड्रॉपआउट सरल शब्दों में समझाइए", "ड्रॉपआउट"),
     (answer_language, "dropout in Hindi", "hi"),
     (answer_language, "overfitting english me samjhao", "en"),
     (answer_language, "ओवरफिटिंग अंग्रेज़ी में समझाइए", "en"),

@@ -226,19 +226,41 @@ def _name_parts(entry: GlossaryEntry) -> list[str]:
 
 def names_entry(question: Reading | str, entry: GlossaryEntry) -> bool:
     """The asked topic is one of ``entry``'s names or a bracketed part of one ("vram kya hota h" and
-    Video memory (VRAM)): what an exact match means."""
+    Video memory (VRAM)), or its plural or singular ("what are loss functions"): what an exact match
+    means."""
     asked = _key(reading_of(question).topic_words)
-    return bool(asked) and any(asked == _key(content_tokens(p)) for p in _name_parts(entry))
+    return bool(asked) and any(_same_noun(asked, _key(content_tokens(p))) for p in _name_parts(entry))
+
+
+#: English plural endings and the singular endings they replace ("batches", "redundancies").
+_PLURAL_ENDINGS = (("ies", "y"), ("es", ""), ("s", ""))
+
+
+def _singulars(key: str) -> set[str]:
+    """What ``key`` is the plural of, if it ends as an English plural does ("losses" may be "loss" or
+    "losse"); none for a word that ends in "ss" ("loss", "class")."""
+    if not key.isascii() or key.endswith("ss"):
+        return set()
+    return {key[: -len(end)] + singular for end, singular in _PLURAL_ENDINGS if key.endswith(end)}
+
+
+def _same_noun(asked: str, name: str) -> bool:
+    """``asked`` is ``name``, its plural or its singular. Only one side is made singular: "batchs", a
+    typo of Batches, is no plural of it, though both may be read as "batch"."""
+    return asked == name or name in _singulars(asked) or asked in _singulars(name)
 
 
 def misspelt_name(question: Reading | str, entry: GlossaryEntry) -> str | None:
     """The name of ``entry`` the asked topic is a misspelling of ("overfiting" -> Overfitting), or
-    None: the whole topic, not a part of it, must be that close to the whole name."""
+    None: the whole topic, not a part of it, must be that close to the whole name, and be no name
+    (nor a name's plural) itself."""
     words = tuple(reading_of(question).topic_words)
     if not words:
         return None
     names = {p: tuple(content_tokens(p)) for p in _name_parts(entry)}
     asked, parts = _key(words), list(names)  # the heading first: of names as close, it is shown
+    if any(_same_noun(asked, _key(n)) for n in names.values()):
+        return None  # the name itself, or its plural: no misspelling
     scores = [fuzz.ratio(asked, _key(names[p])) for p in parts]
     best = max(range(len(parts)), key=scores.__getitem__, default=None)
     if best is None or scores[best] < NAME_WORD_MATCH:

@@ -58,10 +58,37 @@ _LANGUAGE_OF = {
     unicodedata.normalize("NFC", n).casefold(): side for side, ns in LANGUAGE_NAMES.items() for n in ns
 }
 _LANGUAGE = "|".join(_LANGUAGE_OF)
+#: The verb a closing request may end with ("hindi me *samjhao*", "आसान शब्दों में *समझाइए*").
+_TELL = r"(?:\s+(?:please|pls|explain|samjhao|samjhaiye|batao|btao|bataiye|समझाओ|समझाइए|बताओ|बताइए))?"
 #: A question's closing request for its answer's language: "in Hindi", "hindi me samjhao", "अंग्रेज़ी में".
 _IN_LANGUAGE = (
-    rf"(?:in\s+(?P<language>{_LANGUAGE})|(?P<language>{_LANGUAGE})\s+(?:me|mein|mai|main|में))"
-    r"(?:\s+(?:please|pls|explain|samjhao|samjhaiye|batao|btao|bataiye|समझाओ|समझाइए|बताओ|बताइए))?"
+    rf"(?:in\s+(?P<language>{_LANGUAGE})|(?P<language>{_LANGUAGE})\s+(?:me|mein|mai|main|में)){_TELL}"
+)
+#: How an asker may address the bot before or after a question ("sir", "bhai", "जी"). The English
+#: ones start a question only before punctuation or a frame ("Sir, what is X"): "SIR model" is a name.
+_ADDRESS_LOOSE = r"(?:ji|bhai|bro|yaar|dost|सर|जी|भाई|यार|दोस्त)"
+_ADDRESS = rf"(?:{_ADDRESS_LOOSE}|sir|madam|ma'?am|guys|मैडम)"
+#: A greeting before a question: "hello world" is a name, so an English one needs punctuation or a
+#: frame after it; a Hindi one is no name's word.
+_GREETING_LOOSE = r"(?:namaste|namaskar|नमस्ते|नमस्कार)"
+_GREETING = rf"(?:{_GREETING_LOOSE}|hi+|hello|helo|hey+|heya|yo|good\s+(?:morning|afternoon|evening))"
+#: The first word of an opening frame: after a greeting it says the greeting is no name's word.
+_OPENS = (
+    r"(?:what|whats|what's|can|could|would|will|do|i|please|pls|plz|kindly|tell|explain|define|describe|"
+    r"meaning|mujhe|muje|mujhko|मुझे)\b"
+)
+_SALUTE = (
+    rf"(?:(?:{_GREETING}(?:\s+(?:{_ADDRESS}|there|all))?|{_ADDRESS})(?:\s*[,!.]+\s*|\s+(?={_OPENS}))|"
+    rf"(?:{_GREETING_LOOSE}|{_ADDRESS_LOOSE})(?:\s+{_ADDRESS})?\s+)"
+)
+#: A request around the question ("can you tell me what X is", "I want to know about X"); "mujhe X"
+#: only before a closing request of its own ("samajh nahi aaya", "जानना है").
+_REQUEST = (
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:(?:please|pls|plz|kindly)\s+)?|do\s+(?:you|u)\s+know\s+|"
+    r"i\s+(?:want|need|would\s+like|wanna)\s+to\s+(?:know|learn|understand)\s+(?:(?:more\s+)?about\s+)?|"
+    r"i\s+have\s+an?\s+(?:doubt|question|query)\s+(?:about|on|regarding|in)\s+|"
+    r"i\s+(?:do\s*n'?t|did\s*n'?t|dont|didnt)\s+(?:understand|get)\s+|help\s+me\s+understand\s+|"
+    r"(?:mujhe|mujhko|muje|मुझे)\s+(?=.*(?:samajh|samaj|ja+nna|समझ|जानना))|(?=tell\s+me\s+what\s))"
 )
 #: Phrases that only frame a question; removed before the dense encoder sees it. Besides "what is
 #: X" and "X kya hai", the frames that ask for a name's meaning or its letters' expansion ("what is
@@ -69,14 +96,20 @@ _IN_LANGUAGE = (
 #: words were taken as words of the asked term, and the bot said the glossary had no entry for
 #: "X baare" (7 % of names so asked on the dev glossaries, ``python -m benchmarks.frames``).
 _FRAME_START = regex.compile(
-    r"(?i)^\s*(?:what\s+(?:is|are)\s+meant\s+by\s+|what\s+do\s+(?:you|we|they|people)\s+mean\s+by\s+|"
+    rf"(?i)^\s*{_SALUTE}?(?:{_REQUEST}(?:(?:tell\s+me\s+)?(?P<embedded>what\s+)"
+    r"(?:(?:is|are)\s+(?:an?\s+|the\s+)?)?)?)?"
+    r"(?:what\s+(?:is|are)\s+meant\s+by\s+|what\s+do\s+(?:you|we|they|people)\s+mean\s+by\s+|"
     r"(?:what\s+(?:is|are)\s+)?(?:the\s+)?full\s+forms?\s+of\s+|"
     r"what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
-    r"(?:(?:please|pls|plz|kindly)\s+)?(?:define\s+|explain\s+(?:the\s+)?|tell\s+me\s+about\s+)|meaning\s+of\s+)"
+    r"(?:(?:please|pls|plz|kindly)\s+)?(?:define\s+|explain\s+(?:the\s+)?|describe\s+|tell\s+me\s+about\s+)|"
+    r"meaning\s+of\s+)?"
 )
+#: The verb an embedded question ends with ("do you know what X is").
+_EMBEDDED_END = regex.compile(r"(?i)\s+(?:is|are|means?)\s*[?？।.!]*\s*$")
 #: Closing frames; :func:`strip_scaffolding` strips them one after another.
 _FRAME_END = regex.compile(
-    r"(?i)\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|ka\s+matlab(?:\s+kya\s+hai)?|"
+    r"(?i)\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|kya\s+cheez\s+(?:hai|h|hoti\s+hai)|"
+    r"क्या\s+चीज़\s+(?:है|होती\s+है)|ka\s+matlab(?:\s+kya\s+hai)?|"
     r"\s+stands?\s+for|(?:ka|ki)\s+full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
     r"ke?\s+ba+re\s+(?:me|mein|mai|main)"
     r"(?:\s+(?:batao|btao|bataiye|bataye|bata\s+do|samjhao|ja+nkari\s+(?:do|dijiye|chahiye)))?|"
@@ -88,6 +121,11 @@ _FRAME_END = regex.compile(
     r"उदाहरण\s+(?:सहित|के\s+साथ)|"
     r",?\s*(?:urgent(?:ly)?|asap|thanks|thank\s+you|thx|jaldi(?:\s+(?:batao|btao|bataiye|se))?|"
     r"जल्दी(?:\s+(?:बताओ|बताइए|से))?|धन्यवाद)|"
+    rf"(?<!\S){_ADDRESS}|(?:to|for)\s+me|(?:in\s+(?:simple|easy|plain)\s+(?:words|terms|language)|simply|briefly|"
+    r"in\s+(?:short|brief|detail)|(?:detail|details)\s+(?:me|mein|main|se)|vistaa?r\s+se|विस्तार\s+से|"
+    r"like\s+i'?m\s+(?:5|five)|(?:aasan|asan|saral)\s+(?:shabdon|shabdo|bhasha)\s+(?:me|mein)|"
+    rf"(?:आसान|सरल)\s+(?:शब्दों|भाषा)\s+में){_TELL}|samajh\s+(?:nahi|nahin)\s+(?:aaya|aya|aa\s+raha|aata)|"
+    r"ja+nna\s+(?:hai|chahta\s+hu|chahti\s+hu)|समझ\s+नहीं\s+(?:आया|आ\s+रहा|आता)|जानना\s+(?:है|चाहता\s+हूँ|चाहती\s+हूँ)|"
     rf"{_IN_LANGUAGE})"
     r"\s*[?？।.!]*\s*$"
 )
@@ -146,7 +184,10 @@ def strip_scaffolding(text: str) -> str:
     Closing frames may stand one after another ("dropout ke baare mein hindi me batao"): they are
     stripped until none is left."""
     whole = unicodedata.normalize("NFC", text).strip()
-    topic = _FRAME_START.sub(" ", whole).strip(_AROUND_TOPIC)
+    opening = _FRAME_START.match(whole)
+    topic = whole[opening.end() if opening else 0 :].strip(_AROUND_TOPIC)
+    if opening and opening["embedded"]:
+        topic = _EMBEDDED_END.sub("", topic)
     while (stripped := _FRAME_END.sub(" ", topic).strip(_AROUND_TOPIC)) and stripped != topic:
         topic = stripped
     return topic or whole
