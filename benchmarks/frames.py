@@ -19,6 +19,10 @@ Then each name in Latin letters (``MIN_TYPO_LETTERS`` or more) is asked "what is
 each kind in ``TYPOS``, made at random positions seeded by the name: besides the same figures, how
 often the label says "did you mean" (it should) and "exact match" (it never should). Each English
 name whose plural adds an "s" (``PLURALIZABLE``) is asked "what are Xs", which should be an exact match.
+
+Last, ``PAIRS`` random pairs of each view's entries are asked together in each of ``PAIR_FRAMES``
+("what are X and Y", "X ya Y kya better hai", "X vs Y"): ``side_by_side`` counts the answers that
+set exactly those two entries side by side.
 """
 
 from __future__ import annotations
@@ -171,6 +175,43 @@ def pluralized(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     return {PLURAL: count}
 
 
+#: Frames that ask for two names at once, as a list or a choice; each should show both side by side.
+PAIR_FRAMES = (
+    "what are {} and {}",
+    "{} aur {} kya hai",
+    "{} और {} क्या हैं",
+    "{}, {}",
+    "{} or {}, which one is better?",
+    "{} ya {} kya better hai",
+    "{} vs {}",
+)
+#: Random pairs of entries asked per view, seeded; a name that lists things itself ("FP16 और BF16",
+#: "Training sample or example") is left out, since its words split it.
+PAIRS = 40
+_LISTING = regex.compile(r"(?i)\b(?:and|aur|or|ya|vs)\b|\bऔर\b|\bया\b|[,/&]")
+
+
+def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
+    """Per pair frame: pairs asked, and answered side by side with exactly the two entries first."""
+    entries = [e for e in bot.glossary.entries if not _LISTING.search(e.term)]
+    rng = random.Random(PAIRS)
+    pairs = [rng.sample(entries, 2) for _ in range(PAIRS)]
+    counts: dict[str, dict[str, int]] = {}
+    for frame in PAIR_FRAMES:
+        count = counts.setdefault(frame, dict.fromkeys(PAIR_FIGURES, 0))
+        for first, second in pairs:
+            reply = bot.answer(frame.format(core_name(first.term), core_name(second.term)))
+            count["asked"] += 1
+            count["side_by_side"] += reply.kind == "comparison" and set(reply.entry_ids[:2]) == {
+                first.id,
+                second.id,
+            }
+    return counts
+
+
+PAIR_FIGURES = ("asked", "side_by_side")
+
+
 def _count(into: dict[str, int], reply: Answer, entry: GlossaryEntry) -> None:
     into["asked"] += 1
     into["answered_right"] += _answered_right(reply, entry)
@@ -217,15 +258,33 @@ def typo_table(total: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
+def pair_table(total: dict[str, dict[str, int]]) -> str:
+    lines = ["| two names asked | asked | side by side |", "|---|---|---|"]
+    for frame in PAIR_FRAMES:
+        c = total[frame]
+        lines.append(f"| {frame.format('X', 'Y')} | {c['asked']} | {c['side_by_side'] / c['asked']:.3f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     args = arguments(__doc__ or "")
     bots = {name: GlossaryBot.load(view[0], sentences=False) for name, view in views(args.views).items()}
     runs = {name: asked(bot) for name, bot in bots.items()}
     typos = {name: typed(bot) | pluralized(bot) for name, bot in bots.items()}
-    total, typos_total = pooled(runs), pooled(typos)
-    print(table(total), typo_table(typos_total), sep="\n\n")
+    pairs = {name: paired(bot) for name, bot in bots.items()}
+    total, typos_total, pairs_total = pooled(runs), pooled(typos), pooled(pairs)
+    print(table(total), typo_table(typos_total), pair_table(pairs_total), sep="\n\n")
     if args.out is not None:
-        record(args.out, "benchmarks.frames", runs=runs, pooled=total, typos=typos, typos_pooled=typos_total)
+        record(
+            args.out,
+            "benchmarks.frames",
+            runs=runs,
+            pooled=total,
+            typos=typos,
+            typos_pooled=typos_total,
+            pairs=pairs,
+            pairs_pooled=pairs_total,
+        )
 
 
 if __name__ == "__main__":

@@ -53,9 +53,11 @@ def glossary() -> Glossary:
         ("difference between batch or epoch", False),
         ("dropout aur weight decay me kya antar hai", False),
         ("what is dropout", False),
+        ("what are dropout and weight decay", True),  # a list: side by side if both are names
+        ("dropout, weight decay", True),
     ],
 )
-def test_or_and_ya_alone_make_a_choice(question, choice):
+def test_or_ya_and_lists_alone_make_a_choice(question, choice):
     assert is_choice(question) is choice
 
 

@@ -216,6 +216,31 @@ def test_bot_compares_side_by_side(bot, question, lang_first):
 
 
 @pytest.mark.model
+@pytest.mark.parametrize(
+    "question",
+    ["what are dropout and weight decay", "dropout aur weight decay kya hai", "dropout, weight decay"],
+)
+def test_two_names_asked_at_once_are_answered_side_by_side(bot, question):
+    """Before, only the second got a card, labelled "likely"."""
+    reply = bot.answer(question)
+    assert reply.kind == "comparison" and reply.entry_ids[:2] == ["dropout", "weight-decay"]
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("question", "entry_id"),
+    [
+        ("FP16 और BF16 kya hai", "fp16-bf16"),  # one entry's name, "and" in it
+        ("what is dropout and how does it work", "dropout"),  # a name and a question
+        ("train aur validation dono accuracy kharab hai", "underfitting"),  # no names at all
+    ],
+)
+def test_a_list_that_is_not_every_side_a_name_is_no_comparison(bot, question, entry_id):
+    reply = bot.answer(question)
+    assert reply.kind != "comparison" and reply.entry_ids[:1] == [entry_id]
+
+
+@pytest.mark.model
 def test_bot_offers_related_terms(bot):
     reply = bot.answer("What is gradient clipping?")
     entry = bot.glossary.get("gradient-clipping")

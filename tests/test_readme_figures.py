@@ -245,9 +245,13 @@ FRAMES = json.loads((REPO / "benchmarks" / "FRAMES.json").read_text(encoding="ut
 
 
 def test_the_readme_shows_each_frames_recorded_figures():
-    from benchmarks.frames import table, typo_table
+    from benchmarks.frames import pair_table, table, typo_table
 
-    rows = [*table(FRAMES["pooled"]).splitlines(), *typo_table(FRAMES["typos_pooled"]).splitlines()]
+    rows = [
+        *table(FRAMES["pooled"]).splitlines(),
+        *typo_table(FRAMES["typos_pooled"]).splitlines(),
+        *pair_table(FRAMES["pairs_pooled"]).splitlines(),
+    ]
     for row in rows:
         assert row in README, f"README lacks a row of benchmarks/FRAMES.json: {row}"
     assert f"`{FRAMES['command']}`" in README

@@ -72,6 +72,10 @@ QUESTION_CASES = [
     (answer_language, "overfitting english me samjhao", "en"),
     (answer_language, "ओवरफिटिंग अंग्रेज़ी में समझाइए", "en"),
     (answer_language, "what is a hindi tokenizer", None),  # a topic's word, no request
+    (answer_language, "epoch ka hindi word kya hai", "hi"),  # what the term is called in Hindi
+    (answer_language, "epoch ko hindi me kya kehte hai", "hi"),
+    (answer_language, "युग का अंग्रेज़ी शब्द", "en"),
+    (strip_scaffolding, "epoch ko hindi me kya kehte hai", "epoch"),
     (answer_language, "dropout kya hai", None),
     (lang_undecided, "dropout", True),  # a bare name: the interface language decides
     (lang_undecided, "learning rate?", True),

@@ -20,6 +20,7 @@ from bot.search.names import (
     antonym,
     is_only_name,
     named_entry,
+    names_entry,
     names_other_term,
     only_part_of_name,
     sounded_entry,
@@ -34,6 +35,8 @@ from glossary import FaqItem, GlossaryEntry
 #: How much of an entry's name (IDF-weighted) a short text (a comparison's side, the X of "the
 #: opposite of X") must spell out to name that entry.
 SIDE_NAME_MATCH = 0.5
+#: The lexical ranking's first entries a short text (a comparison's side) may name outright.
+SIDE_CANDIDATES = 10
 #: Most sides a comparison sets side by side ("X vs Y vs Z vs W"); a phone still shows the table.
 MAX_COMPARED = 4
 #: Hits ranked at least, whatever ``k``: a comparison's two sides plus one to fall back on.
@@ -136,11 +139,18 @@ def sounded_by(retriever: Retriever, ranking: Ranking, reading: Reading) -> Glos
 
 
 def named_by(retriever: Retriever, text: Reading) -> Hit | None:
-    """The entry a short text names (matched lexically, no encoder call), or None."""
+    """The entry a short text names (matched lexically, no encoder call), or None: first one of the
+    lexical ranking's first entries that the text names outright (:func:`names_entry`: a name, a
+    part of a bracketed one, a plural), else the first if the text spells out enough of its name. A
+    Hindi file's "संस्करण नियंत्रण (Version Control)" is what "संस्करण नियंत्रण" names, though it
+    spells out 0.43 of it; "सीखने की दर" names Learning rate, not "परत-वार सीखने की दर क्षय"."""
     ranking = retriever.rank(text, use_dense=False)
-    if ranking.name[ranking.top] < SIDE_NAME_MATCH:
+    named = next(
+        (i for i in ranking.order[:SOUND_CANDIDATES] if names_entry(text, retriever.entries[i])), None
+    )
+    if named is None and ranking.name[ranking.top] < SIDE_NAME_MATCH:
         return None
-    return retriever.hits(ranking, 1)[0]
+    return retriever.hits(ranking, 1, None if named is None else retriever.entries[named].id)[0]
 
 
 def compared(

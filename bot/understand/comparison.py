@@ -1,6 +1,7 @@
 """Recognising comparisons in English, Hindi and Hinglish, and splitting them into their sides.
 
-Loose forms count: "diff b/w X and Y", "X or Y", "X vs Y vs Z", "compare X, Y and Z". A side
+Loose forms count: "diff b/w X and Y", "X or Y", "X vs Y vs Z", "compare X, Y and Z", and lists of
+names asked at once ("what are X and Y", "X aur Y kya hai"). A side
 that names no entry is reported by the bot, not dropped (``bot.core``).
 """
 
@@ -21,6 +22,9 @@ _FRAME = regex.compile(
 #: The cues that only offer a choice ("X or Y", "kam ya zyada"): a comparison of two entries only
 #: when each side is an entry's name (decided by search, which knows the names).
 _CHOICE = regex.compile(r"(?i)\b(?:or|ya)\b|\bया\b")
+#: A list of things asked at once ("what are dropout and weight decay", "X aur Y kya hai", "X, Y"):
+#: answered side by side, as a choice is, only when each is an entry's name.
+_LIST = regex.compile(r"(?i)\b(?:and|aur)\b|\bऔर\b|,")
 _SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*[/,&]\s*")
 _TRAILING = regex.compile(
     r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:है|hai)?$"
@@ -33,7 +37,7 @@ _TRAILING = regex.compile(
 
 def split_comparison(text: str) -> tuple[str, ...] | None:
     """The two or more things compared, or None when the question is not a comparison."""
-    if not _CUE.search(text):
+    if not _CUE.search(text) and not _LIST.search(text):
         return None
     core = _TRAILING.sub("", _FRAME.sub(" ", text).strip(" ?？।.!"))
     sides = tuple(s.strip(" ?？।.!") for s in _SPLIT.split(core) if s and s.strip(" ?？।.!"))
@@ -41,6 +45,9 @@ def split_comparison(text: str) -> tuple[str, ...] | None:
 
 
 def is_choice(text: str) -> bool:
-    """The question's only comparison cue is "or" / "ya" / "या": a choice ("lower the learning rate
-    or raise it?") unless both sides turn out to be entry names ("batch or epoch?")."""
-    return _CHOICE.search(text) is not None and not _CUE.search(_CHOICE.sub(" ", text))
+    """The question's only comparison cue is "or" / "ya" / "या", or it has none but lists things
+    ("and", "aur", a comma): a choice or a list ("lower the learning rate or raise it?", "train aur
+    validation dono accuracy kharab hai") unless every side turns out to be an entry's name ("batch
+    or epoch?", "what are dropout and weight decay")."""
+    listed = _CHOICE.search(text) or _LIST.search(text)
+    return listed is not None and not _CUE.search(_CHOICE.sub(" ", text))

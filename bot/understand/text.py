@@ -62,7 +62,11 @@ _LANGUAGE = "|".join(_LANGUAGE_OF)
 _TELL = r"(?:\s+(?:please|pls|explain|samjhao|samjhaiye|batao|btao|bataiye|समझाओ|समझाइए|बताओ|बताइए))?"
 #: A question's closing request for its answer's language: "in Hindi", "hindi me samjhao", "अंग्रेज़ी में".
 _IN_LANGUAGE = (
-    rf"(?:in\s+(?P<language>{_LANGUAGE})|(?P<language>{_LANGUAGE})\s+(?:me|mein|mai|main|में)){_TELL}"
+    rf"(?:in\s+(?P<language>{_LANGUAGE})|(?P<language>{_LANGUAGE})\s+(?:me|mein|mai|main|में)){_TELL}|"
+    # what the term is called in a language: "X ka hindi (word)", "X ko hindi me kya kehte hain"
+    rf"(?:ka|ki|ko|का|की|को)\s+(?P<language>{_LANGUAGE})(?:\s+(?:meaning|word|naam|shabd|matlab|शब्द|नाम))?|"
+    rf"(?:ko\s+|को\s+)?(?P<language>{_LANGUAGE})\s+(?:me|mein|में)\s+(?:kya|क्या)\s+(?:kehte|kahte|कहते)"
+    r"\s+(?:hai|hain|h|है|हैं)"
 )
 #: How an asker may address the bot before or after a question ("sir", "bhai", "जी"). The English
 #: ones start a question only before punctuation or a frame ("Sir, what is X"): "SIR model" is a name.
