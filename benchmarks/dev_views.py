@@ -1,5 +1,6 @@
 """The dev views that ``make eval`` judges, for the benchmarks that run after it on its views folder
-(``benchmarks.lovo``, ``benchmarks.frames``), and how they take their arguments and record figures."""
+(``benchmarks.lovo``, ``benchmarks.frames``, ``benchmarks.courtesy``), and how they take their arguments,
+pool their counts and record figures."""
 
 from __future__ import annotations
 
@@ -57,3 +58,14 @@ def record(out: Path, module: str, **figures: object) -> None:
         **figures,
     }
     atomic_write(out, (json.dumps(result, indent=1, ensure_ascii=False) + "\n").encode())
+
+
+def pooled(runs: dict[str, dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
+    """Counts per row (a frame, a wrapper) summed over the views."""
+    total: dict[str, dict[str, int]] = {}
+    for counts in runs.values():
+        for row, count in counts.items():
+            into = total.setdefault(row, dict.fromkeys(count, 0))
+            for key, n in count.items():
+                into[key] += n
+    return total

@@ -35,7 +35,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import regex
 
-from benchmarks.dev_views import arguments, record, views
+from benchmarks.dev_views import arguments, pooled, record, views
 from bot.core import GlossaryBot
 from bot.reply.answer import Answer
 from bot.search.pseudo import core_name
@@ -225,16 +225,6 @@ def _answered_right(reply: Answer, entry: GlossaryEntry) -> bool:
     """Not declined, and the name's entry first: what the asker is shown, not only the ranking (the
     FAQ answer a question was wrongly sent to is no answer of its entry)."""
     return not reply.abstained and bool(reply.hits) and reply.hits[0].entry.id == entry.id
-
-
-def pooled(runs: dict[str, dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
-    total: dict[str, dict[str, int]] = {}
-    for counts in runs.values():
-        for frame, count in counts.items():
-            into = total.setdefault(frame, dict.fromkeys(count, 0))
-            for key, n in count.items():
-                into[key] += n
-    return total
 
 
 def table(total: dict[str, dict[str, int]]) -> str:

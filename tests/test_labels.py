@@ -45,10 +45,6 @@ def glossary():
         ("explain overfitting with an example", "overfitting"),
         ("DevOps ke bare me jaankari do", "DevOps"),
         ("बैच क्या होता है? उदाहरण सहित", "बैच"),
-        ("what is dropout?? urgent", "dropout"),
-        ("dropout kya hai jaldi batao", "dropout"),
-        ("ड्रॉपआउट क्या है? जल्दी बताओ", "ड्रॉपआउट"),
-        ("what is dropout, thanks", "dropout"),
     ],
 )
 def test_the_asked_topic_drops_the_scaffolding_a_question_ends_with(question, topic):

@@ -255,3 +255,14 @@ def test_the_readme_shows_each_frames_recorded_figures():
     for row in rows:
         assert row in README, f"README lacks a row of benchmarks/FRAMES.json: {row}"
     assert f"`{FRAMES['command']}`" in README
+
+
+COURTESY = json.loads((REPO / "benchmarks" / "COURTESY.json").read_text(encoding="utf-8"))
+
+
+def test_the_readme_shows_courtesys_recorded_figures():
+    from benchmarks.courtesy import table
+
+    for row in table(COURTESY["pooled"]).splitlines():
+        assert row in README, f"README lacks a row of benchmarks/COURTESY.json: {row}"
+    assert f"`{COURTESY['command']}`" in README

@@ -16,6 +16,7 @@ import regex
 
 from bot.understand.clean import Cleaned, clean
 from bot.understand.comparison import is_choice, split_comparison
+from bot.understand.courtesy import without_courtesy
 from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposite_topic, small_talk
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
 from bot.understand.text import (
@@ -132,22 +133,25 @@ class Query(Cleaned):
 
 
 def understand(question: str, max_chars: int) -> Query:
-    """The question cleaned, read, and what it asks for noted: the one reading of it."""
+    """The question cleaned, read, and what it asks for noted: the one reading of it. What it asks is
+    read without its courtesy ("hi, …", "… sir", "… please 🙏"); whether it is small talk or a
+    follow-up ("thanks bhai", "in Hindi please"), from the whole message."""
     cleaned = clean(question, max_chars)
     text = cleaned.text
-    opposite = opposite_topic(text)
-    sides = split_comparison(text)
+    core = without_courtesy(text)
+    opposite = opposite_topic(core)
+    sides = split_comparison(core)
     return Query(
         text=text,
         lang=cleaned.lang,
         cut_at=cleaned.cut_at,
-        reading=read(text),
-        undecided=lang_undecided(text),
+        reading=read(core),
+        undecided=lang_undecided(core),
         follow_up=follow_up_cues(text),
         small_talk=small_talk(text),
-        how_to=is_how_to(text),
+        how_to=is_how_to(core),
         opposite=None if opposite is None else read(opposite),
         sides=None if sides is None else tuple(read(side) for side in sides),
-        choice=sides is not None and is_choice(text),
-        answer_in=answer_language(text),
+        choice=sides is not None and is_choice(core),
+        answer_in=answer_language(core),
     )

@@ -68,23 +68,6 @@ _IN_LANGUAGE = (
     rf"(?:ko\s+|को\s+)?(?P<language>{_LANGUAGE})\s+(?:me|mein|में)\s+(?:kya|क्या)\s+(?:kehte|kahte|कहते)"
     r"\s+(?:hai|hain|h|है|हैं)"
 )
-#: How an asker may address the bot before or after a question ("sir", "bhai", "जी"). The English
-#: ones start a question only before punctuation or a frame ("Sir, what is X"): "SIR model" is a name.
-_ADDRESS_LOOSE = r"(?:ji|bhai|bro|yaar|dost|सर|जी|भाई|यार|दोस्त)"
-_ADDRESS = rf"(?:{_ADDRESS_LOOSE}|sir|madam|ma'?am|guys|मैडम)"
-#: A greeting before a question: "hello world" is a name, so an English one needs punctuation or a
-#: frame after it; a Hindi one is no name's word.
-_GREETING_LOOSE = r"(?:namaste|namaskar|नमस्ते|नमस्कार)"
-_GREETING = rf"(?:{_GREETING_LOOSE}|hi+|hello|helo|hey+|heya|yo|good\s+(?:morning|afternoon|evening))"
-#: The first word of an opening frame: after a greeting it says the greeting is no name's word.
-_OPENS = (
-    r"(?:what|whats|what's|can|could|would|will|do|i|please|pls|plz|kindly|tell|explain|define|describe|"
-    r"meaning|mujhe|muje|mujhko|मुझे)\b"
-)
-_SALUTE = (
-    rf"(?:(?:{_GREETING}(?:\s+(?:{_ADDRESS}|there|all))?|{_ADDRESS})(?:\s*[,!.]+\s*|\s+(?={_OPENS}))|"
-    rf"(?:{_GREETING_LOOSE}|{_ADDRESS_LOOSE})(?:\s+{_ADDRESS})?\s+)"
-)
 #: A request around the question ("can you tell me what X is", "I want to know about X"); "mujhe X"
 #: only before a closing request of its own ("samajh nahi aaya", "जानना है").
 _REQUEST = (
@@ -100,7 +83,7 @@ _REQUEST = (
 #: words were taken as words of the asked term, and the bot said the glossary had no entry for
 #: "X baare" (7 % of names so asked on the dev glossaries, ``python -m benchmarks.frames``).
 _FRAME_START = regex.compile(
-    rf"(?i)^\s*{_SALUTE}?(?:{_REQUEST}(?:(?:tell\s+me\s+)?(?P<embedded>what\s+)"
+    rf"(?i)^\s*(?:{_REQUEST}(?:(?:tell\s+me\s+)?(?P<embedded>what\s+)"
     r"(?:(?:is|are)\s+(?:an?\s+|the\s+)?)?)?)?"
     r"(?:what\s+(?:is|are)\s+meant\s+by\s+|what\s+do\s+(?:you|we|they|people)\s+mean\s+by\s+|"
     r"(?:what\s+(?:is|are)\s+)?(?:the\s+)?full\s+forms?\s+of\s+|"
@@ -123,9 +106,7 @@ _FRAME_END = regex.compile(
     r"का\s+(?:फुल\s+फॉर्म|पूरा\s+नाम)(?:\s+क्या\s+(?:है|हैं))?|"
     r"के\s+बारे\s+में(?:\s+(?:बताओ|बताइए|बताइये|बताएं|समझाओ|समझाइए|जानकारी\s+(?:दो|दीजिए)))?|"
     r"उदाहरण\s+(?:सहित|के\s+साथ)|"
-    r",?\s*(?:urgent(?:ly)?|asap|thanks|thank\s+you|thx|jaldi(?:\s+(?:batao|btao|bataiye|se))?|"
-    r"जल्दी(?:\s+(?:बताओ|बताइए|से))?|धन्यवाद)|"
-    rf"(?<!\S){_ADDRESS}|(?:to|for)\s+me|(?:in\s+(?:simple|easy|plain)\s+(?:words|terms|language)|simply|briefly|"
+    r"(?:to|for)\s+me|(?:in\s+(?:simple|easy|plain)\s+(?:words|terms|language)|simply|briefly|"
     r"in\s+(?:short|brief|detail)|(?:detail|details)\s+(?:me|mein|main|se)|vistaa?r\s+se|विस्तार\s+से|"
     r"like\s+i'?m\s+(?:5|five)|(?:aasan|asan|saral)\s+(?:shabdon|shabdo|bhasha)\s+(?:me|mein)|"
     rf"(?:आसान|सरल)\s+(?:शब्दों|भाषा)\s+में){_TELL}|samajh\s+(?:nahi|nahin)\s+(?:aaya|aya|aa\s+raha|aata)|"
