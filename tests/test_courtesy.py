@@ -32,6 +32,8 @@ MAX_CHARS = 500
         ("dropout kya hai jaldi batao", "dropout kya hai"),
         ("ड्रॉपआउट क्या है? जल्दी बताओ", "ड्रॉपआउट क्या है?"),
         ("dropout kya hai bhai 🙏", "dropout kya hai"),
+        ("dropout kya hai 🙏🏽", "dropout kya hai"),  # an emoji with its skin tone
+        ("what is `dropout`", "what is `dropout`"),  # a backtick is no emoji
         ("sir, GPU memory kam hai, kya karu?", "GPU memory kam hai, kya karu?"),
         # names and messages that are only courtesy stay as they are
         ("hello world kya hai", "hello world kya hai"),  # an English greeting needs punctuation after it

@@ -146,7 +146,7 @@ def named_by(retriever: Retriever, text: Reading) -> Hit | None:
     spells out 0.43 of it; "सीखने की दर" names Learning rate, not "परत-वार सीखने की दर क्षय"."""
     ranking = retriever.rank(text, use_dense=False)
     named = next(
-        (i for i in ranking.order[:SOUND_CANDIDATES] if names_entry(text, retriever.entries[i])), None
+        (i for i in ranking.order[:SIDE_CANDIDATES] if names_entry(text, retriever.entries[i])), None
     )
     if named is None and ranking.name[ranking.top] < SIDE_NAME_MATCH:
         return None
