@@ -107,6 +107,11 @@ TYPOS = ("a letter dropped", "two letters swapped", "a letter doubled")
 MIN_TYPO_LETTERS = 6
 
 
+#: What is counted of a name asked in a frame, and of a typo or a plural the same and "did you mean".
+FIGURES = ("asked", "answered_right", "no_entry", "exact")
+TYPO_FIGURES = ("asked", "answered_right", "no_entry", "did_you_mean", "exact")
+
+
 def misspelt(name: str) -> dict[str, str]:
     """``name`` with a typo of each kind at a position inside it (not its first or last letter)
     chosen at random, seeded by the name; a kind whose typo leaves the name as it was is skipped. The
@@ -136,11 +141,6 @@ def typed(bot: GlossaryBot) -> dict[str, dict[str, int]]:
                     entry,
                 )
     return counts
-
-
-#: What is counted of a name asked in a frame, and of a typo or a plural the same and "did you mean".
-FIGURES = ("asked", "answered_right", "no_entry", "exact")
-TYPO_FIGURES = ("asked", "answered_right", "no_entry", "did_you_mean", "exact")
 
 
 def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
@@ -185,6 +185,8 @@ PAIR_FRAMES = (
     "{} ya {} kya better hai",
     "{} vs {}",
 )
+#: What is counted of a pair frame.
+PAIR_FIGURES = ("asked", "side_by_side")
 #: Random pairs of entries asked per view, seeded; a name that lists things itself ("FP16 और BF16",
 #: "Training sample or example") is left out, since its words split it.
 PAIRS = 40
@@ -207,9 +209,6 @@ def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
                 second.id,
             }
     return counts
-
-
-PAIR_FIGURES = ("asked", "side_by_side")
 
 
 def _count(into: dict[str, int], reply: Answer, entry: GlossaryEntry) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.understand.courtesy import without_courtesy
+from bot.understand.courtesy import topic_of, without_courtesy
 from bot.understand.query import understand
 
 MAX_CHARS = 500
@@ -45,6 +45,14 @@ MAX_CHARS = 500
 )
 def test_courtesy_is_taken_off_both_ends(message, question):
     assert without_courtesy(message) == question
+
+
+@pytest.mark.parametrize(
+    "message", ["sir, what is RLHF? thanks", "dropout kya hai bhai 🙏", "hello world kya hai"]
+)
+def test_readers_of_raw_text_read_the_topic_the_answer_read(message):
+    """The maintainers' report groups declined questions by this text's vector, as answering encoded it."""
+    assert topic_of(message) == understand(message, MAX_CHARS).reading.topic
 
 
 def test_the_reading_has_no_courtesy_but_small_talk_and_follow_ups_see_all():

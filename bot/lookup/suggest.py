@@ -18,8 +18,9 @@ from typing import get_args
 from bot.lookup.browse import Reading, _Haystack
 from bot.reply.cards import term
 from bot.search.lexical import LexicalIndex, entry_names, romanized
+from bot.understand.courtesy import topic_of
 from bot.understand.hinglish import FUNCTION_WORDS
-from bot.understand.text import Side, normalise, other, strip_scaffolding, tokens
+from bot.understand.text import Side, normalise, other, tokens
 from glossary import Glossary, GlossaryEntry
 
 #: Names offered at most: enough to pick from at a glance.
@@ -94,7 +95,7 @@ class Suggester:
         self._order = {lang: [normalise(term(e, lang)) for e in self._entries] for lang in get_args(Side)}
 
     def __call__(self, typed: str, lang: Side, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
-        text = normalise(strip_scaffolding(typed)).replace(SEPARATOR, " ")
+        text = normalise(topic_of(typed)).replace(SEPARATOR, " ")
         if not MIN_CHARS <= len(text) <= MAX_CHARS:
             return []
         words = [w for w in text.split() if w not in FUNCTION_WORDS] or text.split()

@@ -31,7 +31,7 @@ from bot.core import GlossaryBot
 from bot.inputs import json_line
 from bot.markdown import escape_md
 from bot.records.store import UNANSWERED, AnswerSource
-from bot.understand.text import strip_scaffolding
+from bot.understand.courtesy import topic_of
 
 #: Declined questions closer than this (cosine distance of their topics, average linkage) are one
 #: group. Measured on made-up out-of-glossary topics with the scaffolding stripped: rephrasings of
@@ -108,7 +108,7 @@ class VectorMemo:
     def encode(self, bot: GlossaryBot, texts: list[str]) -> np.ndarray:
         missing = [t for t in texts if t not in self._vectors]
         if missing:
-            fresh = bot.encoder.encode_queries([strip_scaffolding(t) for t in missing])
+            fresh = bot.encoder.encode_queries([topic_of(t) for t in missing])
             self._vectors.update(zip(missing, fresh, strict=True))
         for text in texts:
             self._vectors.move_to_end(text)

@@ -16,6 +16,8 @@ import unicodedata
 
 import regex
 
+from bot.understand.text import strip_scaffolding
+
 #: How an asker may address the bot before or after a question ("sir", "bhai", "जी"). The English
 #: ones start a question only before punctuation or a frame ("Sir, what is X"): "SIR model" is a name.
 _ADDRESS_LOOSE = r"(?:ji|bhai|bro|yaar|dost|सर|जी|भाई|यार|दोस्त)"
@@ -60,3 +62,10 @@ def without_courtesy(text: str) -> str:
     while (stripped := _END.sub("", core)) != core and stripped:
         core = stripped
     return core.strip() or whole
+
+
+def topic_of(text: str) -> str:
+    """What the encoder reads of a question: its topic without courtesy or scaffolding, as
+    understanding reads it. For readers of raw question text (the maintainers' report, suggestions as
+    one types), so that "sir, what is RLHF" is read as the answer read it."""
+    return strip_scaffolding(without_courtesy(text))

@@ -126,7 +126,8 @@ class Query(Cleaned):
     opposite: Reading | None
     #: The things compared, read, in "X vs Y (vs Z)"; None when it is no comparison.
     sides: tuple[Reading, ...] | None
-    #: The sides are joined only by "or" / "ya": a comparison only if every side is an entry's name.
+    #: The sides are joined only by "or" / "ya", or listed ("and", "aur", a comma): a comparison only
+    #: if every side is an entry's name.
     choice: bool = False
     #: The language the question asks its answer in ("dropout in Hindi"), if it names one.
     answer_in: Side | None = None
