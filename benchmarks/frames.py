@@ -21,8 +21,9 @@ often the label says "did you mean" (it should) and "exact match" (it never shou
 name whose plural adds an "s" (``PLURALIZABLE``) is asked "what are Xs", which should be an exact match.
 
 Last, ``PAIRS`` random pairs of each view's entries are asked together in each of ``PAIR_FRAMES``
-("what are X and Y", "X ya Y kya better hai", "X vs Y"): ``side_by_side`` counts the answers that
-set exactly those two entries side by side.
+("what are X and Y", "X ya Y kya better hai", "X vs Y", "how is X different from Y", and
+conversations: "what is X" then "how is it different from Y"): ``side_by_side`` counts the answers
+(to a conversation's last message) that set exactly those two entries side by side.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from benchmarks.dev_views import arguments, pooled, record, views
 from bot.core import GlossaryBot
 from bot.reply.answer import Answer
 from bot.search.pseudo import core_name
+from bot.understand.dialogue import CITED_KEY
 from glossary import GlossaryEntry
 
 #: Frames for any name, in English, Hinglish and Hindi; the first is the bare question the others
@@ -175,15 +177,28 @@ def pluralized(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     return {PLURAL: count}
 
 
-#: Frames that ask for two names at once, as a list or a choice; each should show both side by side.
-PAIR_FRAMES = (
-    "what are {} and {}",
-    "{} aur {} kya hai",
-    "{} और {} क्या हैं",
-    "{}, {}",
-    "{} or {}, which one is better?",
-    "{} ya {} kya better hai",
-    "{} vs {}",
+#: Frames that ask for two names at once (a list, a choice, one set against another), and
+#: conversations whose last message compares what the earlier ones asked ("how is it different from
+#: Y" after "what is X"; "difference?" after X and Y); each should end with both side by side.
+PAIR_FRAMES: tuple[tuple[str, ...], ...] = (
+    ("what are {a} and {b}",),
+    ("{a} aur {b} kya hai",),
+    ("{a} और {b} क्या हैं",),
+    ("{a}, {b}",),
+    ("{a} or {b}, which one is better?",),
+    ("{a} ya {b} kya better hai",),
+    ("{a} vs {b}",),
+    ("how is {a} different from {b}",),
+    ("how does {a} differ from {b}",),
+    ("is {a} the same as {b}",),
+    ("{a} ka {b} se kya fark hai",),
+    ("{a} का {b} से क्या अंतर है",),
+    ("what is {a}", "how is it different from {b}"),
+    ("{a} kya hai", "iska {b} se kya fark hai"),
+    ("what is {a}", "compare with {b}"),
+    ("{a} kya hai", "{b} se kaise alag hai"),
+    ("what is {a}", "what is {b}", "difference?"),
+    ("{a} क्या है", "{b} क्या है", "दोनों में क्या अंतर है"),
 )
 #: What is counted of a pair frame.
 PAIR_FIGURES = ("asked", "side_by_side")
@@ -193,6 +208,24 @@ PAIRS = 40
 _LISTING = regex.compile(r"(?i)\b(?:and|aur|or|ya|vs)\b|\bऔर\b|\bया\b|[,/&]")
 
 
+def frame_name(frame: tuple[str, ...]) -> str:
+    """A pair frame as the README shows it: its messages in turn, the names as X and Y."""
+    return " → ".join(message.format(a="X", b="Y") for message in frame)
+
+
+def converse(bot: GlossaryBot, messages: list[str]) -> Answer:
+    """The answer to the last message, each earlier one asked and answered before it, its answer
+    kept in the history with the entries it cited, as the app keeps them."""
+    history: list[dict[str, object]] = []
+    for message in messages[:-1]:
+        reply = bot.answer(message, history)
+        history += [
+            {"role": "user", "content": message},
+            {"role": "assistant", "content": reply.text, "metadata": {CITED_KEY: reply.entry_ids}},
+        ]
+    return bot.answer(messages[-1], history)
+
+
 def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     """Per pair frame: pairs asked, and answered side by side with exactly the two entries first."""
     entries = [e for e in bot.glossary.entries if not _LISTING.search(e.term)]
@@ -200,9 +233,10 @@ def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     pairs = [rng.sample(entries, 2) for _ in range(PAIRS)]
     counts: dict[str, dict[str, int]] = {}
     for frame in PAIR_FRAMES:
-        count = counts.setdefault(frame, dict.fromkeys(PAIR_FIGURES, 0))
+        count = counts.setdefault(frame_name(frame), dict.fromkeys(PAIR_FIGURES, 0))
         for first, second in pairs:
-            reply = bot.answer(frame.format(core_name(first.term), core_name(second.term)))
+            names = {"a": core_name(first.term), "b": core_name(second.term)}
+            reply = converse(bot, [message.format(**names) for message in frame])
             count["asked"] += 1
             count["side_by_side"] += reply.kind == "comparison" and set(reply.entry_ids[:2]) == {
                 first.id,
@@ -249,9 +283,9 @@ def typo_table(total: dict[str, dict[str, int]]) -> str:
 
 def pair_table(total: dict[str, dict[str, int]]) -> str:
     lines = ["| two names asked | asked | side by side |", "|---|---|---|"]
-    for frame in PAIR_FRAMES:
+    for frame in map(frame_name, PAIR_FRAMES):
         c = total[frame]
-        lines.append(f"| {frame.format('X', 'Y')} | {c['asked']} | {c['side_by_side'] / c['asked']:.3f} |")
+        lines.append(f"| {frame} | {c['asked']} | {c['side_by_side'] / c['asked']:.3f} |")
     return "\n".join(lines)
 
 

@@ -311,7 +311,8 @@ class GlossaryBot:
         query = understand(question, self.settings.max_question_chars)
         follow = dialogue.resolve(query, history, loaded.citations)
         lang = answer_lang(query, follow, lang, preferred)
-        evidence = Evidence(loaded, query, lang, self.settings, self.comparisons, ANSWER_HITS)
+        earlier = dialogue.compared_before(query, history, loaded.citations)
+        evidence = Evidence(loaded, query, lang, self.settings, self.comparisons, ANSWER_HITS, earlier)
         context = Context(
             query,
             follow,

@@ -217,17 +217,6 @@ def test_bot_compares_side_by_side(bot, question, lang_first):
 
 @pytest.mark.model
 @pytest.mark.parametrize(
-    "question",
-    ["what are dropout and weight decay", "dropout aur weight decay kya hai", "dropout, weight decay"],
-)
-def test_two_names_asked_at_once_are_answered_side_by_side(bot, question):
-    """Before, only the second got a card, labelled "likely"."""
-    reply = bot.answer(question)
-    assert reply.kind == "comparison" and reply.entry_ids[:2] == ["dropout", "weight-decay"]
-
-
-@pytest.mark.model
-@pytest.mark.parametrize(
     ("question", "entry_id"),
     [
         ("FP16 और BF16 kya hai", "fp16-bf16"),  # one entry's name, "and" in it

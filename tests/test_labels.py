@@ -218,6 +218,17 @@ def test_a_topic_that_is_not_a_whole_name_sounds_like_no_entry(glossary, questio
     assert sounded_entry(question, [bare.get(i) for i in entry_ids]) is None
 
 
+def test_an_abbreviation_asked_in_the_plural_sounds_like_its_entry():
+    """Too short to be matched by spelling, "CDs" was declined where "CD" was an exact match."""
+    delivery, integration = (
+        GlossaryEntry.model_validate(user_entry(i, term=f"{name} ({abbr})", term_en=f"{name} ({abbr})"))
+        for i, name, abbr in [("cd", "Continuous delivery", "CD"), ("ci", "Continuous integration", "CI")]
+    )
+    assert sounded_entry("what are CDs", [integration, delivery]) == delivery
+    assert sounded_entry("CIs kya hai", [delivery, integration]) == integration
+    assert sounded_entry("what are CDSs", [delivery, integration]) is None  # no plural of CD
+
+
 def test_two_entries_that_sound_alike_leave_the_question_to_the_ranking(glossary):
     """The bundled glossary has two entries named Model parallelism (one per Hindi wording)."""
     twins = [e for e in glossary.without_project_extras().entries if e.term_en == "Model parallelism"]

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from bot.understand import query as query_module
-from bot.understand.comparison import split_comparison
+from bot.understand.comparison import comparison_splits
 from bot.understand.cues import follow_up_cues, is_how_to, opposite_topic, small_talk
 from bot.understand.hinglish import to_english
 from bot.understand.query import Query, understand
@@ -41,7 +41,7 @@ READERS = (
     content_tokens,
     tokens,
     to_english,
-    split_comparison,
+    comparison_splits,
     follow_up_cues,
     small_talk,
     is_how_to,

@@ -70,9 +70,10 @@ def focus(entries: Sequence[GlossaryEntry], aspect: Aspect, lang: Lang, glossary
     )
 
 
-def no_context(lang: Lang, identity: GlossaryIdentity) -> Answer:
-    """A follow-up ("give me an example") with no earlier answer to refer to."""
-    text = identity.say("which_term", lang)
+def no_context(lang: Lang, identity: GlossaryIdentity, comparison: bool = False) -> Answer:
+    """A follow-up ("give me an example") with no earlier answer to refer to; or a ``comparison``
+    that names nothing ("difference?") with fewer than two earlier answers to compare."""
+    text = t("which_compared", lang) if comparison else identity.say("which_term", lang)
     return Answer(text=text, citations=[], abstained=True, lang=lang, kind="no context")
 
 
@@ -91,4 +92,4 @@ def reply_again(ctx: Context) -> Answer:
 
 
 def reply_no_context(ctx: Context) -> Answer:
-    return no_context(ctx.lang, ctx.identity)
+    return no_context(ctx.lang, ctx.identity, comparison=ctx.query.sides == ())

@@ -25,7 +25,7 @@ from bot.understand.text import Lang
 class Kind(Enum):
     """The kinds of reply."""
 
-    NO_CONTEXT = auto()  # a follow-up with no earlier answer to refer to
+    NO_CONTEXT = auto()  # a follow-up, or a comparison naming nothing, with no earlier answer to refer to
     AGAIN = auto()  # "in Hindi please": the earlier question answered again in that language
     FOCUS = auto()  # "give me an example": a part of the earlier answer
     SMALL_TALK = auto()
@@ -88,6 +88,8 @@ def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
         return Kind.EMPTY
     if found.comparison:
         return Kind.COMPARISON
+    if query.sides == () and evidence.named is None:
+        return Kind.NO_CONTEXT  # "difference?" with no two earlier answers to compare
     miss = _not_the_first_entry(found)
     if miss is None and not _unnamed_problem(query, found):
         return Kind.CARD

@@ -9,6 +9,7 @@ greeting is never ranked, a term question never encodes the FAQ.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,12 +78,14 @@ def retrieve(
     settings: Settings,
     comparisons: bool = True,
     named: GlossaryEntry | None = None,
+    earlier: tuple[str, ...] = (),
 ) -> Retrieval:
     """Rank entries for ``query`` and decide whether the glossary covers it. ``named``: the entry the
     question names outright (:func:`named_entry`), put first wherever it ranked and answered with
     ``NAMED_CONFIDENCE``: what the ranking thinks of its own first entry says nothing of it. Else the
     entry whose name the question sounds like (:func:`sounded_by`) goes first, answered with at least
-    ``SOUNDED_CONFIDENCE``. With ``comparisons``, "X vs Y" puts the entry each side names first.
+    ``SOUNDED_CONFIDENCE``. With ``comparisons``, "X vs Y" puts the entry each side names first;
+    ``earlier``: the entries a comparison that refers back stands for (``Query.compares_earlier``).
     A question that asks for a term the glossary has no entry for is declined as the reply declines
     it, with ``no_entry`` saying why (:func:`asks_another_term`).
     """
@@ -93,7 +96,9 @@ def retrieve(
     sounded = None if named is not None else sounded_by(retriever, ranking, query.reading)
     first = named or sounded
     hits = retriever.hits(ranking, max(k, MIN_RANKED), first.id if first else None)
-    pair, missing = compared(retriever, query.sides if comparisons else None, query.choice)
+    # An entry's whole name ("Difference", should a glossary have it) is asked about, not compared.
+    back = [retriever.hits(ranking, 1, i)[0] for i in earlier] if named is None else []
+    pair, missing = compared_of(retriever, query, back) if comparisons else (None, ())
     if pair:
         rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
         hits = [h.model_copy(update={"rank": i}) for i, h in enumerate(pair + rest, start=1)]
@@ -153,22 +158,47 @@ def named_by(retriever: Retriever, text: Reading) -> Hit | None:
     return retriever.hits(ranking, 1, None if named is None else retriever.entries[named].id)[0]
 
 
+def compared_of(
+    retriever: Retriever, query: Query, earlier: Sequence[Hit]
+) -> tuple[list[Hit] | None, tuple[str, ...]]:
+    """:func:`compared` for the question's sides, or its first other split (``Query.other_sides``)
+    whose every side names an entry."""
+    pair, missing = compared(retriever, query.sides, query.choice, earlier)
+    if pair is not None and not missing:
+        return pair, missing
+    for sides in query.other_sides:
+        other, unnamed = compared(retriever, sides, query.choice, earlier)
+        if other is not None and not unnamed:
+            return other, unnamed
+    return pair, missing
+
+
 def compared(
-    retriever: Retriever, sides: tuple[Reading, ...] | None, choice: bool = False
+    retriever: Retriever,
+    sides: tuple[Reading | None, ...] | None,
+    choice: bool = False,
+    earlier: Sequence[Hit] = (),
 ) -> tuple[list[Hit] | None, tuple[str, ...]]:
     """For "X vs Y (vs Z)" questions, the entry each side names (None if not a comparison), and
     the sides that name no entry (said in the answer, never dropped silently). A ``choice`` ("X or
-    Y", "kam ya zyada") is a comparison only when every side is an entry's name and nothing more."""
+    Y", "kam ya zyada") is a comparison only when every side is an entry's name and nothing more.
+    ``earlier``: what a comparison that refers back stands for, the entry of a side that is a
+    pronoun (``None``) or, with no sides at all ("difference?"), every entry compared."""
     if sides is None:
         return None, ()
-    picked: list[Hit] = []
+    picked: list[Hit] = [] if sides else list(earlier)
     missing: list[str] = []
     for side in sides:
-        best = named_by(retriever, side)
-        if choice and (best is None or not is_only_name(side, best.entry)):
-            return None, ()
+        if side is None:
+            # A pronoun with no earlier answer to stand for ("how is it different from Y", asked first).
+            best = earlier[0] if earlier else None
+        else:
+            best = named_by(retriever, side)
+            if choice and (best is None or not is_only_name(side, best.entry)):
+                return None, ()
         if best is None:
-            missing.append(side.text)
+            if side is not None:
+                missing.append(side.text)
             continue
         if all(best.entry.id != p.entry.id for p in picked):
             picked.append(best)
@@ -189,6 +219,9 @@ class Evidence:
     settings: Settings
     comparisons: bool
     k: int
+    #: The entries a comparison that refers back stands for, read from the chat history
+    #: (``bot.understand.dialogue.compared_before``).
+    earlier: tuple[str, ...] = ()
 
     @memoized
     def opposite(self) -> tuple[GlossaryEntry, GlossaryEntry | None] | None:
@@ -202,8 +235,8 @@ class Evidence:
     @memoized
     def faq(self) -> FaqItem | None:
         """The FAQ item that answers a how-to or problem question, if one does ("batch or epoch?"
-        compares two entries instead)."""
-        if not self.query.how_to or (self.query.choice and self.found.comparison):
+        and "how does LoRA differ from PEFT" compare two entries instead)."""
+        if not self.query.how_to or (self.query.sides is not None and self.found.comparison):
             return None
         return self.loaded.faq.match(self.query.text, self.loaded.retriever.encoder)
 
@@ -217,7 +250,9 @@ class Evidence:
     @memoized
     def found(self) -> Retrieval:
         """The question's ranking, with the entry it names outright first."""
-        return retrieve(self.loaded, self.query, self.k, self.settings, self.comparisons, self.named)
+        return retrieve(
+            self.loaded, self.query, self.k, self.settings, self.comparisons, self.named, self.earlier
+        )
 
     @memoized
     def remedies(self) -> list[Remedy]:

@@ -88,7 +88,10 @@ def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) 
 
 
 def _sounds_like(asked: str, name: str) -> bool:
-    return asked == name or (len(asked) >= MIN_FUZZY_LEN and fuzz.ratio(asked, name) >= SOUNDS_LIKE_NAME)
+    """Spelt alike, or the name's plural: a short abbreviation too ("what are CDs": CD)."""
+    if asked == name or (len(name) >= MIN_NAME_LETTERS and name in _singulars(asked)):
+        return True
+    return len(asked) >= MIN_FUZZY_LEN and fuzz.ratio(asked, name) >= SOUNDS_LIKE_NAME
 
 
 def antonym(entry: GlossaryEntry, glossary: Glossary) -> GlossaryEntry | None:
@@ -124,6 +127,9 @@ NAME_WORD_MATCH = 80
 #: rapidfuzz ratio from which a whole asked topic sounds like a whole name (:func:`sounded_entry`).
 #: Stricter than a word's match: at 80, "learning rate warmup" sounded like Learning rate.
 SOUNDS_LIKE_NAME = 85
+#: The shortest name whose plural sounds like it (:func:`_sounds_like`): "CDs" is CD's; no one-letter
+#: name is made of "as" or "is".
+MIN_NAME_LETTERS = 2
 
 
 def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:

@@ -15,21 +15,16 @@ from typing import Literal
 
 import regex
 
-from bot.understand.text import LANGUAGE_NAMES, STOP_WORDS, Side, normalise, tokens
+from bot.understand.text import LANGUAGE_NAMES, STOP_WORDS, Side, tokens, word_set
 from glossary.yamlio import load_yaml
 
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(normalise(w) for w in text.split())
-
-
 _RAW = load_yaml((Path(__file__).parents[1] / "data" / "intents.yaml").read_text(encoding="utf-8"))
-SMALL_TALK: dict[str, frozenset[str]] = {kind: _words(words) for kind, words in _RAW["small_talk"].items()}
-_FILLER = _words(_RAW["filler"])
+SMALL_TALK: dict[str, frozenset[str]] = {kind: word_set(words) for kind, words in _RAW["small_talk"].items()}
+_FILLER = word_set(_RAW["filler"])
 _HOW_TO = regex.compile("|".join(f"(?:{p})" for p in _RAW["how_to"]), regex.IGNORECASE)
 _OPPOSITE = [regex.compile(p) for p in _RAW["opposite"]]
 #: Words that, in an entry's text, say it is the opposite of another.
-OPPOSITE_WORDS = _words(_RAW["opposite_words"])
+OPPOSITE_WORDS = word_set(_RAW["opposite_words"])
 
 
 def small_talk(question: str) -> str | None:
@@ -62,19 +57,23 @@ Aspect = Literal["example", "usage", "more"]
 
 #: Words that ask for a part of the previous answer (matched after casefolding).
 ASPECT_WORDS: dict[Aspect, frozenset[str]] = {
-    "example": _words("example examples eg sample instance udaharan udahran udaaharan उदाहरण उदाहरणों मिसाल"),
-    "usage": _words(
+    "example": word_set(
+        "example examples eg sample instance udaharan udahran udaaharan उदाहरण उदाहरणों मिसाल"
+    ),
+    "usage": word_set(
         "usage use used uses using upyog upayog upyoug istemal istemaal prayog उपयोग प्रयोग इस्तेमाल"
     ),
-    "more": _words(
+    "more": word_set(
         "more detail details detailed elaborate expand further explain zyada jyada vistar vistaar "
         "विस्तार ज़्यादा ज्यादा अधिक"
     ),
 }
 #: Words that ask for the previous answer in another language.
-LANGUAGE_WORDS: dict[Side, frozenset[str]] = {side: _words(" ".join(n)) for side, n in LANGUAGE_NAMES.items()}
+LANGUAGE_WORDS: dict[Side, frozenset[str]] = {
+    side: word_set(" ".join(n)) for side, n in LANGUAGE_NAMES.items()
+}
 #: Words that carry no topic in a follow-up: pronouns, politeness, "give/show/tell", "when", "in".
-FILLER_WORDS = _words(
+FILLER_WORDS = word_set(
     """
     it its this that these those same term word one please pls plz kindly can could would you me
     give show tell say write provide share another some any an a the of for in about on with now also again

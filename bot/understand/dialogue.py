@@ -27,6 +27,8 @@ from glossary import GlossaryEntry
 
 #: The key of an answer message's ``metadata`` that lists the ids of the entries it cites.
 CITED_KEY = "entry_ids"
+#: Answers a comparison that names nothing ("difference?") reaches back to: the last two terms asked.
+COMPARED_BACK = 2
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,27 @@ def turn_at(history: Sequence[Mapping[str, Any]], position: int, index: Citation
     """The question (and cited entries) that the message at ``position`` belongs to."""
     before = [t for t in turns(history, index) if t.position <= position]
     return before[-1] if before else None
+
+
+def compared_before(
+    query: Query, history: Sequence[Mapping[str, Any]], index: CitationIndex
+) -> tuple[str, ...]:
+    """The entries a comparison that refers back stands for (empty when it does not, or the history
+    has none): for a side that is a pronoun ("how is it different from Y"), the entry the last
+    answer was about; for a comparison that names nothing ("difference?"), the entries the last
+    answer set side by side, else the ones the last two answers were about ("what is batch", "what
+    is epoch", "difference?")."""
+    if not query.compares_earlier:
+        return ()
+    past = [t for t in turns(history, index) if t.entry_ids]
+    if not past:
+        return ()
+    if query.sides:
+        return past[-1].entry_ids[:1]
+    if len(past[-1].entry_ids) > 1:
+        return past[-1].entry_ids
+    last = tuple(dict.fromkeys(t.entry_ids[0] for t in reversed(past)))[:COMPARED_BACK]
+    return last[::-1]  # in the order they were asked
 
 
 def _language_switch(message: str) -> bool:

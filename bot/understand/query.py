@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import regex
 
 from bot.understand.clean import Cleaned, clean
-from bot.understand.comparison import is_choice, split_comparison
+from bot.understand.comparison import comparison_splits, is_choice, refers_back
 from bot.understand.courtesy import without_courtesy
 from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposite_topic, small_talk
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
@@ -124,13 +124,25 @@ class Query(Cleaned):
     how_to: bool
     #: X, read, in "the opposite of X".
     opposite: Reading | None
-    #: The things compared, read, in "X vs Y (vs Z)"; None when it is no comparison.
-    sides: tuple[Reading, ...] | None
+    #: The things compared, read, in "X vs Y (vs Z)"; None when it is no comparison. A side that
+    #: refers back ("how is *it* different from Y") is None: the entry the last answer was about. No
+    #: sides at all, ``()``: a comparison that names nothing ("difference?") compares the last answers'.
+    sides: tuple[Reading | None, ...] | None
     #: The sides are joined only by "or" / "ya", or listed ("and", "aur", a comma): a comparison only
     #: if every side is an entry's name.
     choice: bool = False
     #: The language the question asks its answer in ("dropout in Hindi"), if it names one.
     answer_in: Side | None = None
+    #: Other ways to split the sides, tried in turn when ``sides`` do not each name an entry: "सीखने
+    #: की दर का PEFT से क्या अंतर है" splits first at its first genitive, "सीखने" against "दर का PEFT".
+    other_sides: tuple[tuple[Reading | None, ...], ...] = ()
+
+    @property
+    def compares_earlier(self) -> bool:
+        """A comparison that refers back to the answers before it ("how is it different from Y",
+        "difference?"): the chat history says what it compares."""
+        splits = () if self.sides is None else (self.sides, *self.other_sides)
+        return any(not sides or None in sides for sides in splits)
 
 
 def understand(question: str, max_chars: int) -> Query:
@@ -141,7 +153,8 @@ def understand(question: str, max_chars: int) -> Query:
     text = cleaned.text
     core = without_courtesy(text)
     opposite = opposite_topic(core)
-    sides = split_comparison(core)
+    splits = comparison_splits(core)
+    sides = None if splits is None else [_read_sides(split) for split in splits]
     return Query(
         text=text,
         lang=cleaned.lang,
@@ -152,7 +165,13 @@ def understand(question: str, max_chars: int) -> Query:
         small_talk=small_talk(text),
         how_to=is_how_to(core),
         opposite=None if opposite is None else read(opposite),
-        sides=None if sides is None else tuple(read(side) for side in sides),
+        sides=None if sides is None else sides[0],
         choice=sides is not None and is_choice(core),
         answer_in=answer_language(core),
+        other_sides=() if sides is None else tuple(sides[1:]),
     )
+
+
+def _read_sides(sides: tuple[str, ...]) -> tuple[Reading | None, ...]:
+    """A comparison's sides read, a pronoun as None (the entry of the answer before)."""
+    return tuple(None if refers_back(side) else read(side) for side in sides)

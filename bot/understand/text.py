@@ -122,6 +122,11 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def word_set(text: str) -> frozenset[str]:
+    """A vocabulary written as words separated by spaces, normalised as questions are."""
+    return frozenset(normalise(w) for w in text.split())
+
+
 def tokens(text: str) -> list[str]:
     return _TOKEN.findall(normalise(text))
 

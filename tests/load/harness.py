@@ -31,7 +31,7 @@ import httpx
 from bot.markdown import cited_sources, unescape_md
 from bot.records import Store
 from bot.search.names import named_entry
-from bot.understand.comparison import split_comparison
+from bot.understand.comparison import comparison_splits
 from bot.understand.dialogue import CitationIndex, is_answer, message_text
 from glossary import Glossary, GlossaryEntry
 
@@ -64,7 +64,7 @@ def askable(entry: GlossaryEntry, glossary: Glossary) -> bool:
     for template in NAMING:
         question = template.format(en=entry.term_en, hi=entry.term_hi)
         found = named_entry(question, glossary)
-        if found is None or found.id != entry.id or split_comparison(question) is not None:
+        if found is None or found.id != entry.id or comparison_splits(question) is not None:
             return False
     return True
 
