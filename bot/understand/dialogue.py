@@ -7,8 +7,9 @@ itself (Gradio's messages format): an answer message whose ``metadata`` carries 
 (:data:`CITED_KEY`, as the app records them) is taken at its word; one without (a history from an
 API caller, or from before the metadata) is read back from its text, where each answer cites its
 entries as ```document`, line N`` (``bot.markdown``) and the citation index maps that back to an
-entry id. Nothing is kept on the server, so
-the same history gives the same answer through the app, the API or tests.
+entry id. A comparison that refers back ("how is it different from PEFT", "difference?") is read
+from the same history (:func:`compared_before`). Nothing is kept on the server, so the same history
+gives the same answer through the app, the API or tests.
 
 Everything here is a pure function of its arguments.
 """
