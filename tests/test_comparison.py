@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.frames import converse
 from bot.understand import dialogue
 from bot.understand.comparison import comparison_splits, is_bare_comparison, refers_back
 from bot.understand.query import understand
@@ -166,17 +167,6 @@ def test_two_names_are_answered_side_by_side(bot, question, entries):
     assert reply.kind == "comparison" and reply.entry_ids[:2] == entries
 
 
-def _converse(bot, *messages: str):
-    history: list[dict] = []
-    for message in messages[:-1]:
-        reply = bot.answer(message, history)
-        history += [
-            {"role": "user", "content": message},
-            {"role": "assistant", "content": reply.text, "metadata": {dialogue.CITED_KEY: reply.entry_ids}},
-        ]
-    return bot.answer(messages[-1], history)
-
-
 @pytest.mark.model
 @pytest.mark.parametrize(
     ("messages", "entries"),
@@ -194,7 +184,7 @@ def _converse(bot, *messages: str):
 def test_a_comparison_that_refers_back_compares_the_earlier_answers(bot, messages, entries):
     """Before, "how is it different from PEFT" got PEFT's card, labelled an exact match, and
     "difference?" was declined."""
-    reply = _converse(bot, *messages)
+    reply = converse(bot, list(messages))
     assert reply.kind == "comparison" and reply.entry_ids[:2] == entries
 
 
