@@ -35,7 +35,7 @@ class EvalError(ValueError):
 #: Replies that give an entry as the answer. The rest offer the closest entries (a near miss, or
 #: "unsure") or decline. The reply's router decides which, reading the name asked as well as the
 #: retrieval's decision: what the asker sees.
-ANSWERING_KINDS = frozenset({"answer", "comparison", "faq", "remedy", "opposite"})
+ANSWERING_KINDS = frozenset({"answer", "comparison", "list", "faq", "remedy", "opposite"})
 
 
 class EvalItem(BaseModel):

@@ -70,12 +70,24 @@ class GlossaryIdentity:
     replies: dict[str, dict[Side, str]]
 
     def say(self, reply: str, lang: Lang) -> str:
-        """The reply ``reply`` (greeting, "who are you", "which term?") about this glossary."""
+        """The reply ``reply`` (greeting, "who are you", "which term?", "help") about this glossary:
+        its title, how many terms it has in which languages, and an example question of its own."""
         first = side(lang)
         if reply in self.replies:
             return self.replies[reply][first]
-        example = next(iter(self.hints[first]), "")
-        return t(reply, lang, title=escape_md(self.title[first]), example=escape_md(example))
+        return t(
+            reply,
+            lang,
+            title=escape_md(self.title[first]),
+            example=escape_md(next(iter(self.hints[first]), "")),
+            entries=self.entries,
+            languages=self.language_names,
+        )
+
+    @property
+    def language_names(self) -> str:
+        """The languages it has definitions in, each named in itself ("English, हिंदी")."""
+        return ", ".join(t("language_name", s) for s in self.languages)
 
     def name(self, lang: Side) -> str:
         """The title in ``lang``, then in the other language when it differs."""

@@ -145,7 +145,7 @@ def _glossary_facts(identity: GlossaryIdentity, lang: Side) -> str:
         title=escape_md(identity.name(lang)),
         description=escape_md(identity.description[lang]),
         entries=identity.entries,
-        languages=", ".join(t("language_name", s) for s in identity.languages),
+        languages=identity.language_names,
         categories=_categories(identity, lang),
         docs=docs,
     )

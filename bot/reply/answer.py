@@ -20,14 +20,15 @@ from glossary import GlossaryEntry
 #: "closest" say how sure the ranking is of an entry the question does not name.
 ConfidenceLabel = Literal["exact", "did_you_mean", "likely", "closest"]
 #: A card; a near miss (no entry for what was asked, the closest offered); the closest offered for a
-#: question the ranking is too unsure of ("unsure"); a comparison; the FAQ's answer; entries whose
-#: text addresses a problem; an antonym; a follow-up about an earlier answer; a decline; small talk;
-#: a follow-up with nothing to refer to.
+#: question the ranking is too unsure of ("unsure"); a comparison; a topic's entries ("list"); the
+#: FAQ's answer; entries whose text addresses a problem; an antonym; a follow-up about an earlier
+#: answer; a decline; small talk; a follow-up with nothing to refer to.
 AnswerKind = Literal[
     "answer",
     "near miss",
     "unsure",
     "comparison",
+    "list",
     "faq",
     "remedy",
     "opposite",

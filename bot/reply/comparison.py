@@ -69,10 +69,17 @@ def _missing_line(missing: Sequence[str], lang: Side) -> str:
     return t("no_entry_for", lang, names=", ".join(f"*{escape_md(m)}*" for m in missing))
 
 
-def comparison_card(entries: Sequence[GlossaryEntry], lang: Lang, glossary: Glossary) -> str:
-    """Two or more entries side by side, plus any source table that covers them all."""
+def comparison_card(
+    entries: Sequence[GlossaryEntry], lang: Lang, glossary: Glossary, listing: bool = False
+) -> str:
+    """Two or more entries side by side, titled "X vs Y", or "X and Y" when the question only
+    ``listing`` them asked for no comparison ("what are dropout and weight decay")."""
     first = side(lang)
-    heading = f" {t('vs', first)} ".join(escape_md(term(e, first)) for e in entries)
+    names = [escape_md(term(e, first)) for e in entries]
+    if listing:
+        heading = f"{', '.join(names[:-1])} {t('and', first)} {names[-1]}"
+    else:
+        heading = f" {t('vs', first)} ".join(names)
     return "\n\n".join([f"### {heading}", "\n".join(_comparison_rows(entries, first, glossary))])
 
 
@@ -83,12 +90,13 @@ def compare(
     glossary: Glossary,
     missing: Sequence[str] = (),
     notice: str | None = None,
+    listing: bool = False,
 ) -> Answer:
-    """The first ``sides`` hits side by side (the sides of an "X vs Y (vs Z)" question); sides that
-    name no entry are said, not dropped."""
+    """The first ``sides`` hits side by side (the sides of an "X vs Y (vs Z)" question, or of a list
+    of names, ``listing``); sides that name no entry are said, not dropped."""
     entries = [h.entry for h in hits[:sides]]
     first = side(lang)
-    parts = [comparison_card(entries, lang, glossary), _missing_line(missing, first)]
+    parts = [comparison_card(entries, lang, glossary, listing), _missing_line(missing, first)]
     details = [
         "\n".join(_comparison_rows(entries, other(first), glossary)),
         *(source_table(tb, lang, glossary) for tb in tables_for(entries, glossary)),
@@ -107,5 +115,7 @@ def compare(
 
 def reply(ctx: Context) -> Answer:
     found = ctx.evidence.found
-    answer = compare(found.hits, found.sides, ctx.lang, ctx.glossary, found.missing, ctx.notice)
+    answer = compare(
+        found.hits, found.sides, ctx.lang, ctx.glossary, found.missing, ctx.notice, ctx.query.listing
+    )
     return answer.model_copy(update={"confidence": found.confidence})

@@ -12,11 +12,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum, auto
 
-from bot.reply import card, comparison, decline, faq, follow_up, near_miss, opposite, remedy, small_talk
+from bot.reply import (
+    card,
+    comparison,
+    decline,
+    faq,
+    follow_up,
+    near_miss,
+    opposite,
+    remedy,
+    small_talk,
+    topic_list,
+)
 from bot.reply.answer import NEAR_MISS_CONFIDENCE, Answer
 from bot.reply.context import Context
 from bot.search.calibration import SURE
 from bot.search.evidence import Evidence, Retrieval
+from bot.understand.cues import HELP
 from bot.understand.dialogue import FollowUp
 from bot.understand.query import Query
 from bot.understand.text import Lang
@@ -30,6 +42,7 @@ class Kind(Enum):
     FOCUS = auto()  # "give me an example": a part of the earlier answer
     SMALL_TALK = auto()
     OPPOSITE = auto()  # "the opposite of X"
+    TOPIC_LIST = auto()  # "types of X", "terms related to X": the entries named or filed under X
     FAQ = auto()  # a how-to or problem question the glossary's FAQ answers
     EMPTY = auto()  # no words to search
     COMPARISON = auto()  # "X vs Y"
@@ -46,6 +59,7 @@ HANDLERS: dict[Kind, Callable[[Context], Answer]] = {
     Kind.FOCUS: follow_up.reply_focus,
     Kind.SMALL_TALK: small_talk.reply,
     Kind.OPPOSITE: opposite.reply,
+    Kind.TOPIC_LIST: topic_list.reply,
     Kind.FAQ: faq.reply,
     Kind.EMPTY: decline.reply_empty,
     Kind.COMPARISON: comparison.reply,
@@ -71,16 +85,18 @@ def answer_lang(query: Query, follow: FollowUp | None, asked: Lang | None, prefe
 
 
 def route(query: Query, follow: FollowUp | None, evidence: Evidence) -> Kind:
-    """The kind of reply, deciding in order: follow-ups, small talk, opposites, the FAQ, then what
-    the ranking says. Search is asked only as far as the decision needs it."""
+    """The kind of reply, deciding in order: follow-ups, small talk, opposites, a topic's terms, the
+    FAQ, then what the ranking says. Search is asked only as far as the decision needs it."""
     if follow is not None:
         if follow.turn is None:
             return Kind.NO_CONTEXT
         return Kind.AGAIN if follow.aspect is None else Kind.FOCUS
-    if query.small_talk is not None:
-        return Kind.SMALL_TALK
+    if query.small_talk is not None and not (query.small_talk == HELP and evidence.named is not None):
+        return Kind.SMALL_TALK  # a glossary's own "Help" or "Terms" entry is asked about, not help
     if evidence.opposite is not None:
         return Kind.OPPOSITE
+    if len(evidence.listed) >= topic_list.MIN_LISTED and evidence.named is None:
+        return Kind.TOPIC_LIST
     if evidence.faq is not None:
         return Kind.FAQ
     found = evidence.found

@@ -1,4 +1,4 @@
-"""Greetings, thanks, "who are you": a short friendly reply saying what the bot can do."""
+"""Greetings, thanks, "help", "who are you": a short friendly reply saying what the bot can do."""
 
 from __future__ import annotations
 

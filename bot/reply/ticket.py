@@ -94,7 +94,7 @@ def _lead(answer: Answer, entries: Sequence[GlossaryEntry], glossary: Glossary, 
         return lines
     if entries:  # a comparison or a near miss (sure or not): each entry with its first sentence
         said = PLAIN_LINES.get(answer.kind, "near_miss_plain")
-        head = [] if answer.kind == "comparison" else [_unmark(t(said, lang))]
+        head = [] if answer.kind in {"comparison", "list"} else [_unmark(t(said, lang))]
         return head + [f"- {_name(e, lang)}: {_summary(e, lang)}" for e in entries]
     if answer.kind == "declined":
         names = ", ".join(term(h.entry, lang) for h in answer.hits)

@@ -2,9 +2,9 @@
 
 :func:`retrieve` ranks the entries and decides whether the glossary covers the question (for a
 comparison, the entry each side names goes first). :class:`Evidence` holds that and the rest the
-router may ask about (the entry a question names outright, the opposite's entry, the FAQ item, the
-entries whose text addresses a problem), each looked up only when first asked and then kept: a
-greeting is never ranked, a term question never encodes the FAQ.
+router may ask about (the entry a question names outright, the opposite's entry, a topic's entries,
+the FAQ item, the entries whose text addresses a problem), each looked up only when first asked and
+then kept: a greeting is never ranked, a term question never encodes the FAQ.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bot.search.loading import Loaded
 from bot.search.memo import memoized
 from bot.search.names import (
     antonym,
+    entries_about,
     is_only_name,
     named_entry,
     names_entry,
@@ -231,6 +232,14 @@ class Evidence:
             return None
         named = named_by(self.loaded.retriever, self.query.opposite)
         return None if named is None else (named.entry, antonym(named.entry, self.loaded.glossary))
+
+    @memoized
+    def listed(self) -> list[GlossaryEntry]:
+        """For "types of X" or "terms related to X": the entries whose names or category hold X;
+        empty for any other question."""
+        if self.query.topic is None:
+            return []
+        return entries_about(self.query.topic, self.loaded.glossary)
 
     @memoized
     def faq(self) -> FaqItem | None:

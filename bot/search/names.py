@@ -5,8 +5,9 @@ exactly an entry's name is that entry (:func:`named_entry`), whatever the rankin
 whose topic sounds like one of the first entries' names, in another script or misspelt, is that
 entry (:func:`sounded_entry`); a bare-term question whose words are not that entry's name, or only
 part of a longer one, asks for a term the glossary does not have (:func:`names_other_term`,
-:func:`only_part_of_name`); and "the opposite of X" is the entry whose own text says so
-(:func:`antonym`). Each reads the question as ``bot.understand`` read it (its name, its topic's
+:func:`only_part_of_name`); "the opposite of X" is the entry whose own text says so
+(:func:`antonym`); and "types of X" are the entries whose names or category hold X
+(:func:`entries_about`). Each reads the question as ``bot.understand`` read it (its name, its topic's
 words), or reads plain text given instead.
 """
 
@@ -161,8 +162,29 @@ def is_only_name(text: Reading | str, entry: GlossaryEntry) -> bool:
 def _all_in_names(words: Sequence[str], entry: GlossaryEntry) -> bool:
     """Each word is a word of one of ``entry``'s names, compared as typed and romanized on both
     sides ("कुबेरनेट्स" is Kubernetes's word, as "kubernetes" is कुबेरनेट्स's)."""
-    name_words = {word for form in _name_forms(entry) for word in form.split()}
-    return all(any(_alike(s, n) for s in _spellings([w]) for n in name_words) for w in words)
+    return _all_in(words, _name_forms(entry))
+
+
+def _all_in(words: Sequence[str], forms: frozenset[str]) -> bool:
+    """Each word is a word of one of ``forms``, compared as typed and romanized."""
+    form_words = {word for form in forms for word in form.split()}
+    return all(any(_alike(s, n) for s in _spellings([w]) for n in form_words) for w in words)
+
+
+def entries_about(topic: Reading | str, glossary: Glossary) -> list[GlossaryEntry]:
+    """The entries a topic's every word names ("parallelism": Data, Model, Pipeline and Tensor
+    parallelism) or files them under (a category "Distributed training" for "distributed training"),
+    in the glossary's order: what "types of X" and "terms related to X" ask for."""
+    words = reading_of(topic).topic_words
+    if not words:
+        return []
+    return [e for e in glossary.entries if any(_all_in(words, f) for f in (_name_forms(e), _filed(e)))]
+
+
+def _filed(entry: GlossaryEntry) -> frozenset[str]:
+    """The names of ``entry``'s category, as typed and romanized (none for an entry filed under none)."""
+    category = entry.category
+    return _forms_of(tuple(n for n in (category.en, category.hi) if n)) if category else frozenset()
 
 
 def _spells_initials(words: Sequence[str], entry: GlossaryEntry) -> bool:

@@ -25,7 +25,7 @@ _CUE = regex.compile(
 _FRAME = regex.compile(
     r"(?i)\b(?:what(?:'s|\s+is|\s+are)\s+the\s+(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw)|"
     r"(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw|in)|b/w|btw|compare|comparison\s+of|"
-    r"how\s+(?:is|are|does|do)|what\s+is|whats|which\s+is\s+better|which\s+one|differ)\b|\?"
+    r"how\s+(?:is|are|does|do)|what\s+is|whats|which\s+(?:one\s+)?is\s+(?:better|worse)|which\s+one|differ)\b|\?"
 )
 #: The cues that only offer a choice ("X or Y", "kam ya zyada"): a comparison of two entries only
 #: when each side is an entry's name (decided by search, which knows the names).
@@ -38,7 +38,7 @@ _TRAILING = regex.compile(
     r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:है|hai)?$"
     r"|\s+(?:ka|ke|में|me|mein)?\s*(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:kya|क्या)?\s*(?:है|hai)?$"
     r"|\s+(?:differ|compare)$"
-    r"|,?\s+(?:kya|kaun\s*sa|konsa|is)?\s*(?:better|behtar|accha|acha|achha)\s*(?:hai|h)?$"
+    r"|,?\s+(?:kya|kaun\s*sa|konsa|is)?\s*(?:better|worse|behtar|accha|acha|achha)\s*(?:hai|h)?$"
     r"|,?\s+(?:कौन\s*सा\s+)?(?:बेहतर|अच्छा)\s*(?:है)?$"
 )
 _END = " ?？।.!"
@@ -95,7 +95,7 @@ BACK_REFERENCES = word_set(
 #: kya fark hai", "दोनों में क्या अंतर है"): it compares the entries answered last. One of them
 #: must be a cue (:data:`_BARE_CUES`).
 _BARE_CUES = word_set(
-    "difference differences diff different differ compare comparison contrast better "
+    "difference differences diff different differ compare comparison contrast better worse "
     "behtar fark farak farq antar vs versus अंतर फ़र्क फर्क फ़र्क़ बेहतर तुलना"
 )
 _BARE_WORDS = (
@@ -160,6 +160,14 @@ def is_bare_comparison(text: str) -> bool:
 def refers_back(side: str) -> bool:
     """A side that is a pronoun ("it", "iska", "यह"): the entry the last answer was about."""
     return normalise(side) in BACK_REFERENCES
+
+
+def is_list(text: str) -> bool:
+    """Things only listed ("what are dropout and weight decay", "X aur Y kya hai", "X, Y"), with no
+    comparison asked: answered side by side all the same, but titled "X and Y", not "X vs Y"."""
+    if _LIST.search(text) is None or _CUE.search(text) is not None:
+        return False
+    return _related(text) is None and _set_against(text) is None
 
 
 def is_choice(text: str) -> bool:

@@ -1,10 +1,11 @@
-"""What a question asks for besides "what is X": small talk, a how-to or problem, an opposite, or
-something about an earlier answer (a follow-up).
+"""What a question asks for besides "what is X": small talk, a how-to or problem, an opposite, the
+terms about a topic ("types of X"), or something about an earlier answer (a follow-up).
 
 The phrasings are language patterns in ``data/intents.yaml`` and the word lists below (English,
 Hindi, Hinglish), general and about no particular glossary. Whether the glossary answers such a
 question is decided later: the FAQ by meaning (``bot.search.faq``), the opposite by the entries'
-own text (``bot.search.names.antonym``), the earlier answer a follow-up refers to from the chat
+own text (``bot.search.names.antonym``), a topic's terms by their names and categories
+(``bot.search.names.entries_about``), the earlier answer a follow-up refers to from the chat
 history (``bot.understand.dialogue``).
 """
 
@@ -21,14 +22,17 @@ from glossary.yamlio import load_yaml
 _RAW = load_yaml((Path(__file__).parents[1] / "data" / "intents.yaml").read_text(encoding="utf-8"))
 SMALL_TALK: dict[str, frozenset[str]] = {kind: word_set(words) for kind, words in _RAW["small_talk"].items()}
 _FILLER = word_set(_RAW["filler"])
+#: The small talk that asks what the bot can do and what the glossary holds.
+HELP = "help"
 _HOW_TO = regex.compile("|".join(f"(?:{p})" for p in _RAW["how_to"]), regex.IGNORECASE)
 _OPPOSITE = [regex.compile(p) for p in _RAW["opposite"]]
+_TOPIC_LIST = [regex.compile(p) for p in _RAW["topic_list"]]
 #: Words that, in an entry's text, say it is the opposite of another.
 OPPOSITE_WORDS = word_set(_RAW["opposite_words"])
 
 
 def small_talk(question: str) -> str | None:
-    """The kind of small talk ("greeting", "thanks", "identity") a message is, or None."""
+    """The kind of small talk ("greeting", "thanks", "help", "identity", "ack") a message is, or None."""
     words = tokens(question)
     if not words:
         return None
@@ -45,7 +49,17 @@ def is_how_to(question: str) -> bool:
 
 def opposite_topic(question: str) -> str | None:
     """X in "opposite of X" / "X ka ulta kya hai" / "X का विपरीत", or None."""
-    for pattern in _OPPOSITE:
+    return _captured(_OPPOSITE, question)
+
+
+def listed_topic(question: str) -> str | None:
+    """X in "types of X" / "terms related to X" / "X ke types" / "X से जुड़े शब्द", or None."""
+    return _captured(_TOPIC_LIST, question)
+
+
+def _captured(patterns: list[regex.Pattern[str]], question: str) -> str | None:
+    """The ``x`` the first matching pattern captures, or None."""
+    for pattern in patterns:
         if match := pattern.match(question.strip()):
             return match.group("x").strip()
     return None

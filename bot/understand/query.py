@@ -15,9 +15,16 @@ from dataclasses import dataclass
 import regex
 
 from bot.understand.clean import Cleaned, clean
-from bot.understand.comparison import comparison_splits, is_choice, refers_back
+from bot.understand.comparison import comparison_splits, is_choice, is_list, refers_back
 from bot.understand.courtesy import without_courtesy
-from bot.understand.cues import FollowUpCues, follow_up_cues, is_how_to, opposite_topic, small_talk
+from bot.understand.cues import (
+    FollowUpCues,
+    follow_up_cues,
+    is_how_to,
+    listed_topic,
+    opposite_topic,
+    small_talk,
+)
 from bot.understand.hinglish import FUNCTION_WORDS, fold, gloss, to_english
 from bot.understand.text import (
     Lang,
@@ -118,7 +125,7 @@ class Query(Cleaned):
     undecided: bool
     #: What it asks of an earlier answer ("give me an example", "in Hindi please"), if anything.
     follow_up: FollowUpCues | None
-    #: "greeting", "thanks" or "identity" for small talk, else None.
+    #: "greeting", "thanks", "help", "identity" or "ack" for small talk, else None.
     small_talk: str | None
     #: A how-to or problem question ("how do I …", "why does …", "kya karu").
     how_to: bool
@@ -131,11 +138,15 @@ class Query(Cleaned):
     #: The sides are joined only by "or" / "ya", or listed ("and", "aur", a comma): a comparison only
     #: if every side is an entry's name.
     choice: bool = False
+    #: The sides are only listed ("what are X and Y"), no comparison asked: titled "X and Y".
+    listing: bool = False
     #: The language the question asks its answer in ("dropout in Hindi"), if it names one.
     answer_in: Side | None = None
     #: Other ways to split the sides, tried in turn when ``sides`` do not each name an entry: "सीखने
     #: की दर का PEFT से क्या अंतर है" splits first at its first genitive, "सीखने" against "दर का PEFT".
     other_sides: tuple[tuple[Reading | None, ...], ...] = ()
+    #: X, read, in "types of X" or "terms related to X": the entries named or filed under X, listed.
+    topic: Reading | None = None
 
     @property
     def compares_earlier(self) -> bool:
@@ -153,6 +164,7 @@ def understand(question: str, max_chars: int) -> Query:
     text = cleaned.text
     core = without_courtesy(text)
     opposite = opposite_topic(core)
+    topic = listed_topic(core)
     splits = comparison_splits(core)
     sides = None if splits is None else [_read_sides(split) for split in splits]
     return Query(
@@ -167,8 +179,10 @@ def understand(question: str, max_chars: int) -> Query:
         opposite=None if opposite is None else read(opposite),
         sides=None if sides is None else sides[0],
         choice=sides is not None and is_choice(core),
+        listing=sides is not None and is_list(core),
         answer_in=answer_language(core),
         other_sides=() if sides is None else tuple(sides[1:]),
+        topic=None if topic is None else read(topic),
     )
 
 
