@@ -56,6 +56,9 @@ class PageFolder:
 
     folder: Path
     pages: tuple[Path, ...]
+    #: The folder has glossary files too ("glossary.csv" beside a README.md): pages without front
+    #: matter are then the folder's notes, and having no glossary page is no problem.
+    beside_files: bool = False
 
 
 Source = Path | PageFolder
@@ -114,8 +117,10 @@ def load_glossary(
     count = 0
     for source in sources:
         document, report = read_source(source, options)
-        if report.problems or document is None:
+        if report.problems:
             raise GlossaryProblems(_path(source), report.problems)
+        if document is None:
+            continue  # only notes beside the folder's glossary files
         count += len(document.entries)
         if count > max_entries:
             raise GlossaryError(
@@ -134,8 +139,9 @@ def load_glossary(
 
 
 def read_source(source: Source, options: ReadOptions) -> tuple[GlossaryDocument | None, FileReport]:
-    """Read one file or folder of pages: its document (None when it has problems) and the report.
-    A file that cannot be read at all raises ``GlossaryError`` (one line)."""
+    """Read one file or folder of pages: its document (None when it has problems, or for pages that
+    are only notes beside glossary files) and the report. A file that cannot be read at all raises
+    ``GlossaryError`` (one line)."""
     path = _path(source)
     report = FileReport(path)
     if isinstance(source, PageFolder):
@@ -147,6 +153,9 @@ def read_source(source: Source, options: ReadOptions) -> tuple[GlossaryDocument 
     document: GlossaryDocument | None
     if isinstance(read_as, Structured):
         document = _structured(path, read_as)
+    elif isinstance(source, PageFolder) and source.beside_files and not read_as.records:
+        report.notes = list(read_as.notes)
+        return None, report
     else:
         document = _tabular(path, read_as, options, report)
     if document is not None:
@@ -156,7 +165,8 @@ def read_source(source: Source, options: ReadOptions) -> tuple[GlossaryDocument 
 
 
 def expand(paths: Sequence[Path]) -> list[Source]:
-    """Files as given; a folder's glossary files in name order, then its Markdown pages as one."""
+    """Files as given; a folder's glossary files in name order, then its Markdown pages as one (a
+    README beside a spreadsheet is such a page: read, and left out when it has no front matter)."""
     sources: list[Source] = []
     for path in paths:
         if path.is_dir():
@@ -171,7 +181,7 @@ def expand(paths: Sequence[Path]) -> list[Source]:
                 )
             sources.extend(files)
             if pages:
-                sources.append(PageFolder(path, pages))
+                sources.append(PageFolder(path, pages, beside_files=bool(files)))
         elif not path.is_file():
             raise GlossaryError(path, "no such file or directory")
         elif path.suffix.lower() in PAGE_SUFFIXES:

@@ -14,6 +14,7 @@ from glossary import GlossaryError, load_glossary
 from glossary.columns import map_columns, parse_overrides, script_language
 from glossary.formats import ReadOptions
 from glossary.loader import read_source
+from glossary.report import check
 from glossary.tables import slug
 from tests.glossary_fixture import ROWS, source_of, write_all, write_delimited
 
@@ -103,6 +104,22 @@ def test_a_page_without_front_matter_is_not_an_entry(tmp_path: Path) -> None:
     document, report = read_source(source_of(folder), ReadOptions())
     assert document is not None and [e.term for e in document.entries] == ["Epoch"]
     assert report.notes == ["pages without front matter, not glossary entries, left out: README.md"]
+
+
+def test_a_readme_beside_a_spreadsheet_is_a_note_not_a_problem(tmp_path: Path) -> None:
+    """A folder as a team keeps it: "glossary.csv" and a "README.md" about it. Before, loading the
+    folder failed with "no entries", the README read as a folder of pages without one entry."""
+    folder = tmp_path / "team"
+    folder.mkdir()
+    write_delimited(folder / "glossary.csv", ",", "utf-8")
+    (folder / "README.md").write_text("# Our glossary\n\nExported from the team sheet.\n", "utf-8")
+    assert len(load_glossary([folder])) == len(ROWS)
+    reports = check([folder], ReadOptions())
+    assert [r.problems for r in reports] == [[], []] and reports[1].entries == 0
+    assert reports[1].notes == ["pages without front matter, not glossary entries, left out: README.md"]
+    (folder / "glossary.csv").unlink()
+    with pytest.raises(GlossaryError, match="no entries"):
+        load_glossary([folder])
 
 
 def test_a_sheet_is_chosen_by_name(tmp_path: Path) -> None:
