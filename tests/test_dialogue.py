@@ -55,6 +55,13 @@ def _history(glossary, *turns: tuple[str, list[str], str]) -> list[dict]:
         ("in English", (None, "en")),
         ("English mein samjhao", (None, "en")),
         ("give an example in English", ("example", "en")),
+        # Hinglish is answered in Hindi: no glossary has romanized text (before: declined)
+        ("in hinglish", (None, "hi")),
+        # the whole card again, its heading spelling the name out (before: declined)
+        ("what is its full form", ("more", None)),
+        ("what does it stand for?", ("more", None)),
+        ("iska full form kya hai", ("more", None)),
+        ("what is the full form of PEFT", None),
     ],
 )
 def test_follow_up_cues(message, cues):

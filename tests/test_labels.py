@@ -32,6 +32,7 @@ def glossary():
         ("what does PEFT stand for?", "PEFT"),
         ("what is the full form of SGD", "SGD"),
         ("PEFT ka full form kya hai", "PEFT"),
+        ("LoRA full form", "LoRA"),  # before: "LoRA full form", labelled "likely"
         ("warmup ke baare mein batao", "warmup"),
         ("वार्मअप के बारे में बताओ", "वार्मअप"),
         ("PEFT का पूरा नाम क्या है?", "PEFT"),

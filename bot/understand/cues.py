@@ -79,7 +79,9 @@ ASPECT_WORDS: dict[Aspect, frozenset[str]] = {
     ),
     "more": word_set(
         "more detail details detailed elaborate expand further explain zyada jyada vistar vistaar "
-        "विस्तार ज़्यादा ज्यादा अधिक"
+        "विस्तार ज़्यादा ज्यादा अधिक "
+        # "what is its full form", "what does it stand for": the whole card, whose heading spells it out
+        "full form fullform stand stands abbreviation"
     ),
 }
 #: Words that ask for the previous answer in another language.

@@ -51,7 +51,8 @@ STOP_WORDS = HINGLISH_WORDS | _LISTS["english_stop_words"] | HINDI_STOP_WORDS
 
 #: The names of the two languages an asker may ask the answer in.
 LANGUAGE_NAMES: dict[Side, tuple[str, ...]] = {
-    "hi": ("hindi", "hindii", "हिंदी", "हिन्दी"),
+    # Hinglish is Hindi to answer in: a glossary has no romanized text, and its asker reads Hindi
+    "hi": ("hindi", "hindii", "हिंदी", "हिन्दी", "hinglish", "हिंग्लिश"),
     "en": ("english", "angrezi", "angreji", "inglish", "अंग्रेज़ी", "अंग्रेजी", "इंग्लिश"),
 }
 _LANGUAGE_OF = {
@@ -97,7 +98,7 @@ _EMBEDDED_END = regex.compile(r"(?i)\s+(?:is|are|means?)\s*[?？।.!]*\s*$")
 _FRAME_END = regex.compile(
     r"(?i)\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|kya\s+cheez\s+(?:hai|h|hoti\s+hai)|"
     r"क्या\s+चीज़\s+(?:है|होती\s+है)|ka\s+matlab(?:\s+kya\s+hai)?|"
-    r"\s+stands?\s+for|(?:ka|ki)\s+full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
+    r"\s+stands?\s+for|(?:(?:ka|ki)\s+)?full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
     r"ke?\s+ba+re\s+(?:me|mein|mai|main)"
     r"(?:\s+(?:batao|btao|bataiye|bataye|bata\s+do|samjhao|ja+nkari\s+(?:do|dijiye|chahiye)))?|"
     r"with\s+(?:an?\s+)?examples?|examples?\s+ke\s+sa+th|udaa?hara?n\s+ke\s+sa+th|"
