@@ -62,6 +62,9 @@ def _history(glossary, *turns: tuple[str, list[str], str]) -> list[dict]:
         ("what does it stand for?", ("more", None)),
         ("iska full form kya hai", ("more", None)),
         ("what is the full form of PEFT", None),
+        ("इसका पूरा नाम क्या है", ("more", None)),
+        ("what is a stand", None),
+        ("what is a form", None),
     ],
 )
 def test_follow_up_cues(message, cues):

@@ -33,6 +33,11 @@ def glossary():
         ("what is the full form of SGD", "SGD"),
         ("PEFT ka full form kya hai", "PEFT"),
         ("LoRA full form", "LoRA"),  # before: "LoRA full form", labelled "likely"
+        # chat spellings (before: the whole question, labelled "likely")
+        ("wat is epoch", "epoch"),
+        ("what r epochs", "epochs"),
+        ("wats dropout", "dropout"),
+        ("epoch ka mtlb", "epoch"),
         ("warmup ke baare mein batao", "warmup"),
         ("वार्मअप के बारे में बताओ", "वार्मअप"),
         ("PEFT का पूरा नाम क्या है?", "PEFT"),

@@ -79,9 +79,7 @@ ASPECT_WORDS: dict[Aspect, frozenset[str]] = {
     ),
     "more": word_set(
         "more detail details detailed elaborate expand further explain zyada jyada vistar vistaar "
-        "विस्तार ज़्यादा ज्यादा अधिक "
-        # "what is its full form", "what does it stand for": the whole card, whose heading spells it out
-        "full form fullform stand stands abbreviation"
+        "विस्तार ज़्यादा ज्यादा अधिक"
     ),
 }
 #: Words that ask for the previous answer in another language.
@@ -105,10 +103,18 @@ FILLER_WORDS = word_set(
 FollowUpCues = tuple[Aspect | None, Side | None]
 
 
+#: A name asked spelled out ("what is its full form", "what does it stand for", "इसका पूरा नाम"): the
+#: whole card again, whose heading spells it out. A phrase, not words: "what is a form" has a topic.
+_SPELLED_OUT = regex.compile(r"(?i)\bfull\s*forms?\b|\bstands?\s+for\b|फुल\s+फॉर्म|पूरा\s+नाम")
+
+
 def follow_up_cues(message: str) -> FollowUpCues | None:
     """(aspect, language) asked for, or None when the message has a topic of its own or no cue at all."""
-    words = tokens(message)
+    spelled_out = _SPELLED_OUT.search(message) is not None
+    words = tokens(_SPELLED_OUT.sub(" ", message))
     aspect = next((a for a, vocab in ASPECT_WORDS.items() if any(w in vocab for w in words)), None)
+    if aspect is None and spelled_out:
+        aspect = "more"
     lang = next((lg for lg, vocab in LANGUAGE_WORDS.items() if any(w in vocab for w in words)), None)
     if aspect is None and lang is None:
         return None

@@ -88,7 +88,8 @@ _FRAME_START = regex.compile(
     r"(?:(?:is|are)\s+(?:an?\s+|the\s+)?)?)?)?"
     r"(?:what\s+(?:is|are)\s+meant\s+by\s+|what\s+do\s+(?:you|we|they|people)\s+mean\s+by\s+|"
     r"(?:what\s+(?:is|are)\s+)?(?:the\s+)?full\s+forms?\s+of\s+|"
-    r"what\s+(?:is|are|does|do)\s+(?:an?\s+|the\s+)?|what'?s\s+(?:an?\s+)?|"
+    # chat spellings too: "wat is X", "what r X", "wats X"
+    r"(?:what|wat|wht|wot)\s+(?:is|are|r|does|do)\s+(?:an?\s+|the\s+)?|(?:what|wat|wht)'?s\s+(?:an?\s+)?|"
     r"(?:(?:please|pls|plz|kindly)\s+)?(?:define\s+|explain\s+(?:the\s+)?|describe\s+|tell\s+me\s+about\s+)|"
     r"meaning\s+of\s+)?"
 )
@@ -97,7 +98,7 @@ _EMBEDDED_END = regex.compile(r"(?i)\s+(?:is|are|means?)\s*[?？।.!]*\s*$")
 #: Closing frames; :func:`strip_scaffolding` strips them one after another.
 _FRAME_END = regex.compile(
     r"(?i)\s*(?:kya\s+(?:hota|hoti|hote)\s+(?:hai|hain)|kya\s+(?:hai|hain)|kya\s+cheez\s+(?:hai|h|hoti\s+hai)|"
-    r"क्या\s+चीज़\s+(?:है|होती\s+है)|ka\s+matlab(?:\s+kya\s+hai)?|"
+    r"क्या\s+चीज़\s+(?:है|होती\s+है)|ka\s+(?:matlab|matlb|mtlb|mtlab)(?:\s+kya\s+hai)?|"
     r"\s+stands?\s+for|(?:(?:ka|ki)\s+)?full\s+form(?:\s+kya\s+(?:hai|hain|h))?|"
     r"ke?\s+ba+re\s+(?:me|mein|mai|main)"
     r"(?:\s+(?:batao|btao|bataiye|bataye|bata\s+do|samjhao|ja+nkari\s+(?:do|dijiye|chahiye)))?|"
