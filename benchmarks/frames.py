@@ -47,6 +47,7 @@ from glossary import GlossaryEntry
 #: are compared with.
 NAME_FRAMES = (
     "what is {}",
+    "wat is {}",
     "what is meant by {}",
     "what do you mean by {}",
     "tell me about {}",
@@ -55,6 +56,7 @@ NAME_FRAMES = (
     "{} kya hai",
     "{} kya hota h",
     "{} ka matlab kya hai",
+    "{} ka mtlb",
     "{} ke baare mein batao",
     "{} ke bare me jaankari do",
     "{} kya hai? example ke saath",
@@ -86,6 +88,7 @@ ABBREVIATION_FRAMES = (
     "what does {} stand for",
     "what is the full form of {}",
     "full form of {}",
+    "{} full form",
     "{} ka full form kya hai",
     "{} का फुल फॉर्म क्या है",
     "{} का पूरा नाम क्या है",

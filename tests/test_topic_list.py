@@ -194,3 +194,21 @@ def test_a_teams_help_entry_and_topics_are_its_own(tmp_path: Path, settings: Set
     assert helped.kind == "small talk" and "**Support glossary**: 5 terms (English)" in helped.text
     listed = bot.answer("types of refund")
     assert listed.kind == "list" and set(listed.entry_ids) == {"refund", "partial-refund", "refund-window"}
+
+
+def test_the_word_index_finds_what_comparing_every_entry_finds(bundled):
+    """``entries_about`` compares only the entries its word index offers; each name word of the
+    glossary, typed right or with a typo, must find what comparing every entry finds."""
+    from bot.search import names
+
+    words = sorted({w for e in bundled.entries for f in names._name_forms(e) for w in f.split()})
+    for word in [*words, "paralelism", "distributed training"]:
+        asked = names.reading_of(word).topic_words
+        if not asked:  # a stop word ("and"): no topic, no entries (asserted above)
+            continue
+        every = [
+            e
+            for e in bundled.entries
+            if any(names._all_in(asked, f) for f in (names._name_forms(e), names._filed(e)))
+        ]
+        assert entries_about(word, bundled) == every, word
