@@ -175,10 +175,7 @@ def expand(paths: Sequence[Path]) -> list[Source]:
             # the folder's own pages, not its subfolders': what the reload watcher looks at too
             pages = tuple(c for c in children if c.suffix.lower() in PAGE_SUFFIXES)
             if not files and not pages:
-                raise GlossaryError(
-                    path,
-                    f"directory has no glossary files ({', '.join(SUPPORTED_SUFFIXES)}) or Markdown pages",
-                )
+                raise GlossaryError(path, _nothing_in(path))
             sources.extend(files)
             if pages:
                 sources.append(PageFolder(path, pages, beside_files=bool(files)))
@@ -191,6 +188,20 @@ def expand(paths: Sequence[Path]) -> list[Source]:
         else:
             sources.append(path)
     return sources
+
+
+def _nothing_in(folder: Path) -> str:
+    """Why a folder gives no glossary, naming the subfolders that hold one (only a folder's own
+    files are read, as the reload watcher watches them)."""
+    said = f"directory has no glossary files ({', '.join(SUPPORTED_SUFFIXES)}) or Markdown pages"
+    below = sorted(
+        str(d)
+        for d in folder.iterdir()
+        if d.is_dir() and any(c.suffix.lower() in (*SUPPORTED_SUFFIXES, *PAGE_SUFFIXES) for c in d.iterdir())
+    )
+    if not below:
+        return said
+    return f"{said}; its subfolders are not read, give them instead: {', '.join(below)}"
 
 
 def _tabular(path: Path, table: Table, options: ReadOptions, report: FileReport) -> GlossaryDocument | None:

@@ -122,6 +122,29 @@ def test_a_readme_beside_a_spreadsheet_is_a_note_not_a_problem(tmp_path: Path) -
         load_glossary([folder])
 
 
+def test_a_folder_whose_glossary_is_in_a_subfolder_says_which(tmp_path: Path) -> None:
+    """Only a folder's own files are read; its error names the subfolders that hold a glossary."""
+    (tmp_path / "team" / "2026").mkdir(parents=True)
+    write_delimited(tmp_path / "team" / "2026" / "glossary.csv", ",", "utf-8")
+    (tmp_path / "team" / "images").mkdir()
+    with pytest.raises(GlossaryError, match=r"subfolders are not read, give them instead: \S+/team/2026$"):
+        load_glossary([tmp_path / "team"])
+
+
+def test_unnamed_and_repeated_columns_keep_their_cells(tmp_path: Path) -> None:
+    """A spreadsheet's column without a header, or with another column's header: its cells were lost
+    before (keyed by the same name, the last cell won), the report saying "kept"."""
+    path = tmp_path / "team.csv"
+    path.write_text(
+        "term,definition,,Notes,Notes\nRefund,Money paid back.,see policy 4,first,second\n", "utf-8"
+    )
+    (entry,) = load_glossary([path]).entries
+    assert entry.notes_en == ["first"]
+    assert entry.extra == {"column 3": "see policy 4", "Notes (2)": "second"}
+    (report,) = check([path], ReadOptions())
+    assert [c.header for c in report.columns] == ["term", "definition", "column 3", "Notes", "Notes (2)"]
+
+
 def test_a_sheet_is_chosen_by_name(tmp_path: Path) -> None:
     from openpyxl import Workbook
 

@@ -7,7 +7,7 @@ every format by ``glossary.columns``, so a CSV, a sheet and a folder of pages fo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,21 @@ class ReadOptions:
     columns: Mapping[str, str] = field(default_factory=dict)
     max_mb: float = 20.0
     parse_cache: Path | None = None
+
+
+def header_names(raw: Sequence[object]) -> list[str]:
+    """A header row as cells are keyed by it: each name stripped; a blank one named by its place
+    ("column 3") and a repeated one numbered ("Notes (2)"), so no cell under it is lost to another
+    of the same name (a spreadsheet's unnamed or duplicated columns)."""
+    names: list[str] = []
+    for place, cell in enumerate(raw, start=1):
+        name = str(cell).strip() if cell is not None else ""
+        name = name or f"column {place}"
+        base, copy = name, 2
+        while name in names:
+            name, copy = f"{base} ({copy})", copy + 1
+        names.append(name)
+    return names
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import io
 import itertools
 from pathlib import Path
 
-from glossary.formats.base import ReadOptions, Record, Table, refuse
+from glossary.formats.base import ReadOptions, Record, Table, header_names, refuse
 from glossary.formats.text import decode
 
 DELIMITERS = ",;\t|"
@@ -28,7 +28,7 @@ def read(path: Path, data: bytes, options: ReadOptions) -> Table:
     if not rows:
         raise refuse(path, f"empty {kind} file; expected a header row, then one row per term")
     (_, raw_header), body = rows[0], rows[1:]
-    header = [name.strip() for name in raw_header]
+    header = header_names(raw_header)
     table = Table(kind, header, [], "line", {"encoding": encoding, "delimiter": DELIMITER_NAMES[delimiter]})
     for line, row in body:
         if len(row) > len(header):

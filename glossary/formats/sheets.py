@@ -25,6 +25,7 @@ from glossary.formats.base import (
     ReadOptions,
     Record,
     Table,
+    header_names,
     refuse,
 )
 
@@ -60,7 +61,7 @@ def read(path: Path, data: bytes, options: ReadOptions) -> Table:
     if not cells:
         raise refuse(path, f"sheet '{name}' is empty; expected a header row, then one row per term")
     (_, header), body = cells[0], cells[1:]
-    header = [h.strip() for h in header]
+    header = header_names(header)
     details = {"sheet": name + (f" (of {len(names)}: {', '.join(names)})" if len(names) > 1 else "")}
     table = Table(kind, header, [], "row", details)
     table.records = [Record(number, dict(zip(header, row, strict=False))) for number, row in body]
