@@ -20,6 +20,7 @@ import regex
 from rapidfuzz import fuzz, process
 
 from bot.search.lexical import MIN_FUZZY_LEN, entry_names, romanized, script_of
+from bot.search.skeleton import sound_alike
 from bot.understand.cues import OPPOSITE_WORDS
 from bot.understand.query import Reading, reading_of
 from bot.understand.text import content_tokens, normalise, tokens
@@ -70,7 +71,8 @@ def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) 
     """The one entry of ``candidates`` whose name, or a bracketed part of it, the whole asked topic
     sounds like: compared romanized, so "what is supervised learning" finds "पर्यवेक्षित अधिगम
     (सुपरवाइज़्ड लर्निंग)" in a Hindi-only file and "ओवरफिटिंग क्या है" finds Overfitting in an
-    English-only one, and typed with a typo or a plural ("overfiting kya hai").
+    English-only one, and typed with a typo or a plural ("overfiting kya hai"); across scripts also
+    by its consonants as sounded ("रिफंड" finds Refund: :func:`_sounds_across`).
 
     The ranking found these entries, but across scripts its evidence is weaker than within one, so
     it stated too little of them (0.63 on average for English term questions asked of the bundled
@@ -84,8 +86,21 @@ def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) 
         e.id: e
         for e in candidates
         if any(_sounds_like(a, _squashed(f)) for f in _name_forms(e) for a in asked)
+        or _sounds_across(words, e)
     }
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _sounds_across(words: Sequence[str], entry: GlossaryEntry) -> bool:
+    """A name of ``entry`` in the other script than the asked words has their consonants, as
+    sounded ("रिफंड" and Refund, "weight decay" and "वेट डिके": ``bot.search.skeleton``)."""
+    script = script_of(" ".join(words))
+    roman = _spellings(words)[-1]
+    return any(
+        sound_alike(roman, _spellings(part)[-1])
+        for part in (tokens(p) for p in _name_parts(entry))
+        if part and script_of(" ".join(part)) != script
+    )
 
 
 def _sounds_like(asked: str, name: str) -> bool:
