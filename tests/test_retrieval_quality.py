@@ -89,7 +89,7 @@ REACHED = {
 REACHED_DECISION = {
     "bundled": (0.933, 0.018, 0.076),
     "bundled-no-extras": (1.0, 0.036, 0.053),
-    "bundled-en": (1.0, 0.067, 0.052),
+    "bundled-en": (1.0, 0.061, 0.052),
     "bundled-hi": (0.867, 0.042, 0.114),
     "cncf-hi": (0.833, 0.011, 0.056),
     "cncf-hi-en": (0.833, 0.034, 0.062),
@@ -101,8 +101,8 @@ REACHED_DECISION = {
 REACHED_SHOWN = {
     "bundled": (0.873, 0.067),
     "bundled-no-extras": (0.836, 0.0),
-    "bundled-en": (0.739, 0.0),
-    "bundled-hi": (0.527, 0.0),
+    "bundled-en": (0.745, 0.0),
+    "bundled-hi": (0.533, 0.0),
     "cncf-hi": (0.773, 0.0),
     "cncf-hi-en": (0.682, 0.083),
     "cncf-hi-hi": (0.591, 0.083),
