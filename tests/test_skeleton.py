@@ -7,8 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.search.skeleton import skeleton, sound_alike
+from bot.search.skeleton import MIN_SKELETON, skeleton
 from bot.settings import Settings
+
+
+def sound_alike(one: str, other: str) -> bool:
+    """As ``bot.search.names`` compares a name across scripts."""
+    return len(skeleton(one)) >= MIN_SKELETON and skeleton(one) == skeleton(other)
 
 
 @pytest.mark.parametrize(

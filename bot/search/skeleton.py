@@ -47,10 +47,3 @@ def skeleton(latin: str) -> str:
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
     return text
-
-
-def sound_alike(one: str, other: str) -> bool:
-    """Two Latin spellings (one of them romanized from Devanagari) with the same skeleton, long
-    enough to tell one word from another."""
-    bone = skeleton(one)
-    return len(bone) >= MIN_SKELETON and bone == skeleton(other)
