@@ -44,6 +44,9 @@ def bundled():
         "sab terms dikhao",
         "मदद",
         "आप क्या कर सकते हैं",
+        "शब्दों की सूची",
+        "terms ki list",
+        "list of terms",
     ],
 )
 def test_asking_what_the_bot_can_do_is_help(message):
@@ -75,6 +78,8 @@ def test_help_words_with_a_topic_are_no_small_talk(message, kind):
         ("terms about distributed training", "distributed training"),
         ("distributed training related terms", "distributed training"),
         ("list all training terms", "training"),
+        ("list of optimizers", "optimizers"),
+        ("give me a list of parallelism techniques", "parallelism techniques"),
         ("parallelism ke types batao", "parallelism"),
         ("loss se jude terms", "loss"),
         ("समानांतरता के प्रकार", "समानांतरता"),
