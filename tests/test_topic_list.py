@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.reply.comparison import comparison_card
-from bot.search.names import entries_about
+from bot.search.topics import entries_about
 from bot.settings import Settings
 from bot.understand.comparison import comparison_splits, is_list
 from bot.understand.cues import HELP, listed_topic, small_talk
@@ -99,6 +99,8 @@ def test_entries_about_a_topic_are_those_it_names_or_files_them_under(bundled):
     filed = {e.id for e in bundled.entries if e.category and e.category.en == "Distributed training"}
     assert filed and filed <= {e.id for e in entries_about("distributed training", bundled)}
     assert entries_about("quantum physics", bundled) == []
+    # a word that says only what kind of terms they are is left out when no name holds it
+    assert {e.id for e in entries_about("parallelism techniques", bundled)} == PARALLELISM
     assert entries_about("the", bundled) == []
 
 
@@ -204,9 +206,9 @@ def test_a_teams_help_entry_and_topics_are_its_own(tmp_path: Path, settings: Set
 def test_the_word_index_finds_what_comparing_every_entry_finds(bundled):
     """``entries_about`` compares only the entries its word index offers; each name word of the
     glossary, typed right or with a typo, must find what comparing every entry finds."""
-    from bot.search import names
+    from bot.search import names, topics
 
-    words = sorted({w for e in bundled.entries for f in names._name_forms(e) for w in f.split()})
+    words = sorted({w for e in bundled.entries for f in names.name_forms(e) for w in f.split()})
     for word in [*words, "paralelism", "distributed training"]:
         asked = names.reading_of(word).topic_words
         if not asked:  # a stop word ("and"): no topic, no entries (asserted above)
@@ -214,6 +216,6 @@ def test_the_word_index_finds_what_comparing_every_entry_finds(bundled):
         every = [
             e
             for e in bundled.entries
-            if any(names._all_in(asked, f) for f in (names._name_forms(e), names._filed(e)))
+            if any(names.every_word_in(asked, f) for f in (names.name_forms(e), topics._filed(e)))
         ]
         assert entries_about(word, bundled) == every, word

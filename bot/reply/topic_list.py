@@ -1,5 +1,5 @@
 """The terms about a topic ("types of parallelism", "terms related to distributed training"): every
-entry whose name or category holds it (``bot.search.names.entries_about``), each with its first
+entry whose name or category holds it (``bot.search.topics.entries_about``), each with its first
 sentence and citation, A to Z."""
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from bot.search.loading import Loaded
 from bot.search.memo import memoized
 from bot.search.names import (
     antonym,
-    entries_about,
     is_only_name,
     named_entry,
     names_entry,
@@ -29,6 +28,7 @@ from bot.search.names import (
 )
 from bot.search.remedies import Remedy, remedies
 from bot.search.retrieval import Hit, Ranking, Retriever
+from bot.search.topics import entries_about
 from bot.settings import Settings
 from bot.understand.query import Query, Reading
 from bot.understand.text import Lang

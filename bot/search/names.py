@@ -6,8 +6,7 @@ whose topic sounds like one of the first entries' names, in another script or mi
 entry (:func:`sounded_entry`); a bare-term question whose words are not that entry's name, or only
 part of a longer one, asks for a term the glossary does not have (:func:`names_other_term`,
 :func:`only_part_of_name`); "the opposite of X" is the entry whose own text says so
-(:func:`antonym`); and "types of X" are the entries whose names or category hold X
-(:func:`entries_about`). Each reads the question as ``bot.understand`` read it (its name, its topic's
+(:func:`antonym`). Each reads the question as ``bot.understand`` read it (its name, its topic's
 words), or reads plain text given instead.
 """
 
@@ -17,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import regex
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
 from bot.search.lexical import MIN_FUZZY_LEN, entry_names, romanized, script_of
 from bot.search.skeleton import MIN_SKELETON, skeleton
@@ -81,12 +80,12 @@ def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) 
     words = reading_of(question).topic_words
     if not words:
         return None
-    asked = [_squashed(a) for a in _spellings(words)]
-    bones = (script_of(" ".join(words)), skeleton(_spellings(words)[-1]))
+    asked = [_squashed(a) for a in spellings(words)]
+    bones = (script_of(" ".join(words)), skeleton(spellings(words)[-1]))
     found = {
         e.id: e
         for e in candidates
-        if any(_sounds_like(a, _squashed(f)) for f in _name_forms(e) for a in asked)
+        if any(_sounds_like(a, _squashed(f)) for f in name_forms(e) for a in asked)
         or _sounds_across(bones, e)
     }
     return next(iter(found.values())) if len(found) == 1 else None
@@ -124,7 +123,7 @@ def antonym(entry: GlossaryEntry, glossary: Glossary) -> GlossaryEntry | None:
 
 #: A bare-term question ("what is X") names at most this many content words.
 BARE_TERM_WORDS = 2
-#: Entries whose name forms are kept (:func:`_forms_of`): those that came first for recent questions.
+#: Entries whose name forms are kept (:func:`forms_of`): those that came first for recent questions.
 NAME_FORMS_MEMORY = 4096
 #: rapidfuzz ratio from which a typed word is taken as a word of an entry's name (typos pass;
 #: "attention" is not "flashattention" at 78).
@@ -166,62 +165,13 @@ def is_only_name(text: Reading | str, entry: GlossaryEntry) -> bool:
 def _all_in_names(words: Sequence[str], entry: GlossaryEntry) -> bool:
     """Each word is a word of one of ``entry``'s names, compared as typed and romanized on both
     sides ("कुबेरनेट्स" is Kubernetes's word, as "kubernetes" is कुबेरनेट्स's)."""
-    return _all_in(words, _name_forms(entry))
+    return every_word_in(words, name_forms(entry))
 
 
-def _all_in(words: Sequence[str], forms: frozenset[str]) -> bool:
+def every_word_in(words: Sequence[str], forms: frozenset[str]) -> bool:
     """Each word is a word of one of ``forms``, compared as typed and romanized."""
     form_words = {word for form in forms for word in form.split()}
-    return all(any(_alike(s, n) for s in _spellings([w]) for n in form_words) for w in words)
-
-
-def entries_about(topic: Reading | str, glossary: Glossary) -> list[GlossaryEntry]:
-    """The entries a topic's every word names ("parallelism": Data, Model, Pipeline and Tensor
-    parallelism) or files them under (a category "Distributed training" for "distributed training"),
-    in the glossary's order: what "types of X" and "terms related to X" ask for."""
-    words = reading_of(topic).topic_words
-    if not words:
-        return []
-    index = _entries_by_word(glossary)
-    candidates = set.intersection(*(_having(word, index) for word in words))
-    return [
-        e
-        for i, e in enumerate(glossary.entries)
-        if i in candidates and any(_all_in(words, f) for f in (_name_forms(e), _filed(e)))
-    ]
-
-
-@lru_cache(maxsize=8)
-def _entries_by_word(glossary: Glossary) -> dict[str, frozenset[int]]:
-    """Each word of the entries' names and categories (and a plural's singular), with the entries
-    that have it: a topic's few candidates are found without comparing every entry (0.19 s a question
-    on 5,000 entries before; the index once, then milliseconds)."""
-    index: dict[str, set[int]] = {}
-    for i, entry in enumerate(glossary.entries):
-        for word in {w for form in _name_forms(entry) | _filed(entry) for w in form.split()}:
-            for key in {word, word.removesuffix("s")}:
-                index.setdefault(key, set()).add(i)
-    return {key: frozenset(ids) for key, ids in index.items()}
-
-
-def _having(word: str, index: dict[str, frozenset[int]]) -> set[int]:
-    """The entries with a word alike ``word`` as typed or romanized: every entry :func:`_alike`
-    may accept, and a few more that :func:`_all_in` then turns away."""
-    keys = list(index)
-    found = (
-        key
-        for spelling in _spellings([word])
-        for key, _, _ in process.extract(
-            spelling, keys, scorer=fuzz.ratio, score_cutoff=NAME_WORD_MATCH, limit=None
-        )
-    )
-    return {i for key in found for i in index[key]}
-
-
-def _filed(entry: GlossaryEntry) -> frozenset[str]:
-    """The names of ``entry``'s category, as typed and romanized (none for an entry filed under none)."""
-    category = entry.category
-    return _forms_of(tuple(n for n in (category.en, category.hi) if n)) if category else frozenset()
+    return all(any(_alike(s, n) for s in spellings([w]) for n in form_words) for w in words)
 
 
 def _spells_initials(words: Sequence[str], entry: GlossaryEntry) -> bool:
@@ -231,7 +181,7 @@ def _spells_initials(words: Sequence[str], entry: GlossaryEntry) -> bool:
     asked = "".join(words)
     return any(
         asked == "".join(w[0] for w in form.split())
-        for form in _name_forms(entry)
+        for form in name_forms(entry)
         if form.isascii() and " " in form
     )
 
@@ -243,25 +193,25 @@ def _alike(asked: str, name: str) -> bool:
     return max(fuzz.ratio(asked, name), fuzz.ratio(asked, singular)) >= NAME_WORD_MATCH
 
 
-def _spellings(words: Sequence[str]) -> tuple[str, ...]:
+def spellings(words: Sequence[str]) -> tuple[str, ...]:
     """Words as typed and, for Devanagari, romanized ("नोड" and "नोड्स" are one edit apart as "nod"
     and "nods", three code points apart as typed)."""
     roman = [romanized([w])[0] if romanized([w]) else w for w in words]
     return tuple(dict.fromkeys([" ".join(words), " ".join(roman)]))
 
 
-def _name_forms(entry: GlossaryEntry) -> frozenset[str]:
+def name_forms(entry: GlossaryEntry) -> frozenset[str]:
     """Each name of ``entry`` and each part of it around brackets or semicolons ("Mutual … Security
     (mTLS)" gives the whole, "mutual … security" and "mtls"), as typed and romanized."""
-    return _forms_of(tuple(entry_names(entry)))
+    return forms_of(tuple(entry_names(entry)))
 
 
 @lru_cache(maxsize=NAME_FORMS_MEMORY)
-def _forms_of(names: tuple[str, ...]) -> frozenset[str]:
-    """:func:`_name_forms` by the names alone: both name checks read an entry's forms for every
+def forms_of(names: tuple[str, ...]) -> frozenset[str]:
+    """:func:`name_forms` by the names alone: both name checks read an entry's forms for every
     question it comes first for, and romanizing them costs about 0.3 ms an entry."""
     parts = [p for name in names for p in (name, *_PART_MARKS.split(name))]
-    return frozenset(form for p in parts if (words := tokens(p)) for form in _spellings(words))
+    return frozenset(form for p in parts if (words := tokens(p)) for form in spellings(words))
 
 
 def _sounds_across(asked: tuple[str, str], entry: GlossaryEntry) -> bool:
@@ -279,7 +229,7 @@ def _skeletons(names: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     """(script, skeleton) of each name and each part of it around brackets or semicolons, kept:
     every question compares them for the ranking's first entries (0.6 ms a question, built anew)."""
     parts = (tokens(p) for name in names for p in (name, *_PART_MARKS.split(name)))
-    return frozenset((script_of(" ".join(t)), skeleton(_spellings(t)[-1])) for t in parts if t)
+    return frozenset((script_of(" ".join(t)), skeleton(spellings(t)[-1])) for t in parts if t)
 
 
 def _squashed(text: str) -> str:
@@ -373,10 +323,10 @@ def only_part_of_name(question: Reading | str, entry: GlossaryEntry) -> bool:
     words = reading.topic_words
     if not 0 < len(words) <= BARE_TERM_WORDS:
         return False
-    asked, forms = _spellings(words), _name_forms(entry)
+    asked, forms = spellings(words), name_forms(entry)
     # the asked topic's every word too: a name's own words may be stop words ("over-fitting",
     # "training sample or example"), which its content words leave out
-    said = dict.fromkeys([*asked, *_spellings(reading.asked_tokens)])
+    said = dict.fromkeys([*asked, *spellings(reading.asked_tokens)])
     if any(_names(a, f) for a in said for f in forms):
         return False
     pairs = [(a, f) for a in asked for f in forms]

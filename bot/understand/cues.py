@@ -5,7 +5,7 @@ The phrasings are language patterns in ``data/intents.yaml`` and the word lists 
 Hindi, Hinglish), general and about no particular glossary. Whether the glossary answers such a
 question is decided later: the FAQ by meaning (``bot.search.faq``), the opposite by the entries'
 own text (``bot.search.names.antonym``), a topic's terms by their names and categories
-(``bot.search.names.entries_about``), the earlier answer a follow-up refers to from the chat
+(``bot.search.topics.entries_about``), the earlier answer a follow-up refers to from the chat
 history (``bot.understand.dialogue``).
 """
 
@@ -27,6 +27,8 @@ HELP = "help"
 _HOW_TO = regex.compile("|".join(f"(?:{p})" for p in _RAW["how_to"]), regex.IGNORECASE)
 _OPPOSITE = [regex.compile(p) for p in _RAW["opposite"]]
 _TOPIC_LIST = [regex.compile(p) for p in _RAW["topic_list"]]
+#: Words that say what kind of thing a topic's terms are ("techniques", "तरीके"), not which.
+TOPIC_KINDS = word_set(_RAW["topic_kinds"])
 #: Words that, in an entry's text, say it is the opposite of another.
 OPPOSITE_WORDS = word_set(_RAW["opposite_words"])
 
