@@ -210,8 +210,14 @@ def name_forms(entry: GlossaryEntry) -> frozenset[str]:
 def forms_of(names: tuple[str, ...]) -> frozenset[str]:
     """:func:`name_forms` by the names alone: both name checks read an entry's forms for every
     question it comes first for, and romanizing them costs about 0.3 ms an entry."""
-    parts = [p for name in names for p in (name, *_PART_MARKS.split(name))]
-    return frozenset(form for p in parts if (words := tokens(p)) for form in spellings(words))
+    return frozenset(form for p in _parts(names) if (words := tokens(p)) for form in spellings(words))
+
+
+def _parts(names: Sequence[str]) -> list[str]:
+    """Each name and each part of it around brackets or semicolons ("Video memory (VRAM)" gives the
+    whole, "Video memory " and "VRAM"), unstripped: the name forms, the skeletons and the parts as
+    written each read these."""
+    return [p for name in names for p in (name, *_PART_MARKS.split(name))]
 
 
 def _sounds_across(asked: tuple[str, str], entry: GlossaryEntry) -> bool:
@@ -228,7 +234,7 @@ def _sounds_across(asked: tuple[str, str], entry: GlossaryEntry) -> bool:
 def _skeletons(names: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     """(script, skeleton) of each name and each part of it around brackets or semicolons, kept:
     every question compares them for the ranking's first entries (0.6 ms a question, built anew)."""
-    parts = (tokens(p) for name in names for p in (name, *_PART_MARKS.split(name)))
+    parts = (tokens(p) for p in _parts(names))
     return frozenset((script_of(" ".join(t)), skeleton(spellings(t)[-1])) for t in parts if t)
 
 
@@ -253,8 +259,7 @@ def _key(words: Sequence[str]) -> str:
 def _name_parts(entry: GlossaryEntry) -> list[str]:
     """Each name of ``entry`` and each part of it around brackets or semicolons ("Video memory
     (VRAM)" gives the whole, "Video memory" and "VRAM"), as written."""
-    parts = [p.strip() for name in entry.names for p in (name, *_PART_MARKS.split(name))]
-    return list(dict.fromkeys(p for p in parts if tokens(p)))
+    return list(dict.fromkeys(p.strip() for p in _parts(entry.names) if tokens(p)))
 
 
 def names_entry(question: Reading | str, entry: GlossaryEntry) -> bool:
