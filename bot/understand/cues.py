@@ -112,8 +112,8 @@ _SPELLED_OUT = regex.compile(r"(?i)\bfull\s*forms?\b|\bstands?\s+for\b|फुल
 
 def follow_up_cues(message: str) -> FollowUpCues | None:
     """(aspect, language) asked for, or None when the message has a topic of its own or no cue at all."""
-    spelled_out = _SPELLED_OUT.search(message) is not None
-    words = tokens(_SPELLED_OUT.sub(" ", message))
+    rest, spelled_out = _SPELLED_OUT.subn(" ", message)
+    words = tokens(rest)
     aspect = next((a for a, vocab in ASPECT_WORDS.items() if any(w in vocab for w in words)), None)
     if aspect is None and spelled_out:
         aspect = "more"
