@@ -281,6 +281,10 @@ def prepare() -> None:
     typer.echo(f"ready: {len(bot.glossary)} entries, {len(m.rows)} vectors, encoder {m.encoder_id}", err=True)
 
 
+#: The fusion weights ``calibrate`` shows.
+FITTED_WEIGHTS = {"dense", "sentence", "paraphrase", "bm25", "name", "dense_fields"}
+
+
 @app.command()
 def calibrate(
     save: Annotated[Path | None, typer.Option(help="Also write the fitted calibration (JSON) here.")] = None,
@@ -292,7 +296,7 @@ def calibrate(
     c = bot.calibration
     if save is not None:
         atomic_write(save, (c.model_dump_json(indent=1) + "\n").encode())
-    weights = c.options.model_dump(include={"dense", "paraphrase", "bm25", "name", "dense_fields"})
+    weights = c.options.model_dump(include=FITTED_WEIGHTS)
     typer.echo(f"pseudo-questions: {sum(c.questions.values())} " + str(c.questions))
     typer.echo(f"fitted weights: {weights}")
     typer.echo(f"pseudo-question R@1 {c.pseudo_recall_at_1:.3f}, MRR {c.pseudo_mrr:.3f}")

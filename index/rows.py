@@ -11,7 +11,7 @@ Prompt = Literal["passage", "query"]
 #: Each text is embedded with both e5 prompts, passage first (the order is part of the recipe).
 PROMPTS: tuple[Prompt, ...] = ("passage", "query")
 #: Whose text a row embeds (see ``Row.kind``).
-TextKind = Literal["field", "paraphrase"]
+TextKind = Literal["field", "paraphrase", "sentence"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,7 +29,8 @@ class Row:
     entry_id: str
     field: str
     prompt: Prompt = "passage"
-    #: "field": the entry's own text; "paraphrase": a project-written description (an extra channel).
+    #: "field": the entry's own text; "paraphrase": a project-written description (an extra channel);
+    #: "sentence": one sentence of the entry's text (``index.sentences``).
     kind: TextKind = "field"
 
 

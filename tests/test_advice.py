@@ -20,11 +20,12 @@ from bot.reply.sources import sources_markdown
 from bot.reply.titles import document_title
 from bot.search import remedies
 from bot.search.names import is_only_name
-from bot.search.sentences import entry_sentences, sentence_passages
+from bot.search.sentences import sentence_passages
 from bot.understand.comparison import is_choice
 from bot.understand.query import understand
 from glossary import GlossaryEntry, load_glossary
 from glossary.store import Glossary
+from index.sentences import entry_sentences
 
 from .factories import user_entry
 

@@ -3,9 +3,10 @@
 import numpy as np
 
 from bot.search.retrieval import RetrievalOptions, Retriever, _z
-from glossary import load_glossary
-from index.passages import glossary_passages
+from glossary import GlossaryEntry, load_glossary
+from index.passages import entry_passages, glossary_passages
 from index.store import VectorIndex
+from tests.factories import user_entry
 
 
 class OneHotEncoder:
@@ -61,3 +62,89 @@ def test_a_fully_typed_name_counts_by_the_share_of_the_question_it_makes_up():
     top = alone.top
     assert alone.name_cover[top] == 1.0
     assert 0 < inside.name_cover[top] < 0.5
+
+
+class MarkerEncoder:
+    """A text holding the marker word points one way, every other text another: only a sentence
+    (or a whole field) that says the marker is close to a question that says it."""
+
+    id = "marker"
+    dim = 4
+    marker = "zebra"
+
+    def _encode(self, texts):
+        out = np.zeros((len(texts), 4), dtype=np.float32)
+        for row, text in zip(out, texts, strict=True):
+            row[1 if self.marker in text else 0] = 1
+        return out
+
+    encode_queries = encode_passages = _encode
+
+
+def _entries_with_a_marked_sentence(bilingual: bool = False):
+    """Two entries whose whole fields are alike (their names and definitions alike, embedded as one
+    vector each) but for one sentence of their cautions, which only the second says with the marker
+    (the second: a tie would put the first first). English only, unless ``bilingual``."""
+    hindi = {} if bilingual else {"definition_hi": None, "term_hi": None}
+    return [
+        GlossaryEntry.model_validate(
+            user_entry(entry_id, term_en="Stripes", notes_en=[f"Seen on a {animal}."], **hindi)
+        )
+        for entry_id, animal in (("cat", "tiger"), ("horse", "zebra"))
+    ]
+
+
+def test_every_sentence_is_a_passage_row_named_for_its_field():
+    english = {"term_en": "A", "term_hi": None, "definition_hi": None}
+    entry = GlossaryEntry.model_validate(
+        user_entry("a", definition_en="One. Two.", notes_en=["Three."], **english)
+    )
+    rows = [p for p in glossary_passages([entry]) if p.kind == "sentence"]
+    assert [(p.field, p.text) for p in rows] == [
+        ("notes_en", "A: Three."),
+        ("definition_en", "A: One."),
+        ("definition_en", "A: Two."),
+    ]
+    assert {p.prompt for p in rows} == {"passage"}
+
+
+def test_a_one_sentence_field_is_embedded_once_and_a_bilingual_glossary_embeds_no_sentences():
+    entry = GlossaryEntry.model_validate(user_entry("a", definition_en="One. Two."))
+    assert not [p for p in glossary_passages([entry]) if p.kind == "sentence"]
+    rows = entry_passages(entry, sentences=True)
+    whole = {p.text for p in rows if p.kind == "field" and p.prompt == "passage"}
+    assert [p.text in whole for p in rows if p.kind == "sentence"] == [False, False, True]  # "शब्द: परिभाषा।"
+
+
+def _first(entries, **options):
+    enc = MarkerEncoder()
+    vectors = VectorIndex.build(glossary_passages(entries), enc, "h", "r")
+    ranking = Retriever(entries, enc, vectors, RetrievalOptions(bm25=0.0, **options)).rank("zebra stripes")
+    return entries[ranking.top].id, ranking
+
+
+def test_a_description_meets_the_one_sentence_that_says_it():
+    entries = _entries_with_a_marked_sentence()
+    assert _first(entries)[0] == "horse"
+    top, ranking = _first(entries, sentence=0.0)
+    assert top == "cat"
+    assert np.isclose(ranking.fused[0], ranking.fused[1])  # whole fields alone cannot tell them apart
+
+
+def test_a_bilingual_glossary_ranks_by_its_fields_alone():
+    """Where every entry is defined in both languages, the asker's own language's fields meet the
+    question and the sentences are not weighed (``Signals.one_language`` is 0)."""
+    top, ranking = _first(_entries_with_a_marked_sentence(bilingual=True))
+    assert top == "cat" and np.isclose(ranking.fused[0], ranking.fused[1])
+
+
+def test_a_view_that_hides_a_field_hides_its_sentences_but_weighs_them_as_its_glossary_does():
+    entries = _entries_with_a_marked_sentence()
+    enc = MarkerEncoder()
+    vectors = VectorIndex.build(glossary_passages(entries), enc, "h", "r")
+    hidden = np.array([not (r.entry_id == "horse" and r.field == "notes_en") for r in vectors.manifest.rows])
+    view = Retriever(entries, enc, vectors, RetrievalOptions(bm25=0.0), row_mask=hidden)
+    ranking = view.rank("zebra stripes")
+    assert np.isclose(ranking.fused[0], ranking.fused[1])
+    no_definition = np.array([r.field != "definition_en" for r in vectors.manifest.rows])
+    assert view.one_language == Retriever(entries, enc, vectors, row_mask=no_definition).one_language == 1.0

@@ -14,9 +14,9 @@ from bot.records import Vote
 from bot.reply import near_miss, ticket
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import MESSAGES, t
-from bot.search.sentences import FIELDS as SENTENCE_FIELDS
 from bot.understand.cues import SMALL_TALK
 from bot.understand.text import SIDES
+from index.sentences import FIELDS as SENTENCE_FIELDS
 
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = sorted([*REPO.glob("bot/**/*.py"), *REPO.glob("ui/**/*.py"), REPO / "app.py"])

@@ -24,10 +24,10 @@ from bot.reply.messages import t
 from bot.search.names import misspelt_name, names_entry
 from bot.search.remedies import ADVICE_FIELDS, best_sentence
 from bot.search.retrieval import Hit
-from bot.search.sentences import Sentence
 from bot.understand.query import Reading
 from bot.understand.text import Lang, side
 from glossary import Glossary, GlossaryEntry
+from index.sentences import Sentence
 
 
 def advice_line(entry: GlossaryEntry, lang: Lang, closest: Sentence | None = None) -> str:

@@ -48,7 +48,8 @@ log = logging.getLogger(__name__)
 #: 11: the confidence no longer reads ``name_cover`` (``CONFIDENCE_FEATURES``).
 #: 12: the rescaling weighs the borrowed out-of-scope questions to ``ASKED_OUT_OF_SCOPE_SHARE`` (10
 #: again, with the remedy route kept for problem questions: ``bot.reply.router``).
-VERSION = 12
+#: 13: the ranking reads the entries' sentences (``RetrievalOptions.sentence``).
+VERSION = 13
 #: Share of in-scope pseudo-questions the fitted threshold may decline.
 MAX_WRONGLY_DECLINED = 0.01
 #: Fusion weights tried; the default options' values are among them.

@@ -103,11 +103,13 @@ def ready(
     the settings give), and its calibration: the verified prebuilt ones shipped for the bundled
     glossary, else the saved ones, else built and saved.
 
-    ``sentences=False`` leaves out the sentence index (a third of a first build's encoding): ranking
-    and deciding never read it, so a search needs none, and the app adds it after it serves
-    (``GlossaryBot.add_sentences``). With it, the sentences are encoded right after the index's
-    texts, by the same build encoder: the bulk backend is loaded once, and let go before the
-    calibration (which would otherwise sit under a second load of it).
+    ``sentences=False`` leaves out the sentence index that advice quotes from: ranking and deciding
+    read the sentence rows of the entries' index instead, so a search needs none, and the app adds
+    it after it serves (``GlossaryBot.add_sentences``). Its vectors are those rows' (stored by the
+    whole index's build; after a first pass, which embeds no sentences, a third of the encoding is
+    theirs). With it, any sentences not stored are encoded right after the index's texts, by the
+    same build encoder: the bulk backend is loaded once, and let go before the calibration (which
+    would otherwise sit under a second load of it).
 
     ``first_pass``: when the whole index is not saved and at least ``first_pass_min_texts`` of its
     passage-prompt copies are not stored, build and calibrate the query-prompt copies alone (half
@@ -187,7 +189,7 @@ def sentence_index(
 
 def _sentences(glossary: Glossary, builder: BuildEncoder, settings: Settings, rebuild: bool) -> SentenceIndex:
     """The shipped sentence vectors for the bundled glossary, else the saved ones, else built through
-    the embedding store (a one-sentence field's vector is already stored) and saved."""
+    the embedding store (which holds them once the whole index is built) and saved."""
     sentences, passages = sentence_passages(list(glossary.entries))
     shipped = (
         None if rebuild else prebuilt.load_sentences(glossary.content_hash, builder.inner, passages, settings)

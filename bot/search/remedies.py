@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.search.sentences import FIELDS, Sentence, SentenceIndex
+from bot.search.sentences import SentenceIndex
 from bot.understand.text import Lang, Side, other, side
 from glossary import Glossary, GlossaryEntry
+from index.sentences import FIELDS, Sentence
 
 #: Cosine (e5: the question's query vector against an entry sentence's passage vector) from which a
 #: sentence is taken to address the question. Chosen on the whole labelled set

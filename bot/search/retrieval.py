@@ -6,6 +6,11 @@ Signals, each per entry (``Signals``):
   definitions, usage, example in either language, each embedded with both e5 prompts). One
   long, generic field close to everything (a "hub") no longer wins on its own: an entry must be
   close on two of its fields;
+* ``sentence`` — best cosine against any one sentence of the entry's text (``index.sentences``): a
+  question asked in a language the glossary does not write meets the one sentence that says it far
+  better than a whole field (one vector of many ideas). Weighed by the share of the glossary's
+  entries defined in one language only: in a bilingual glossary the fields of the asker's own
+  language already meet the question, and there the channel cost right answers (``make eval``);
 * ``paraphrase`` — best cosine against project-written plain-language descriptions, an optional
   extra channel (user glossaries have none); no answer/decline decision reads it;
 * ``bm25`` — BM25 over names, text and romanized views of the Hindi text, on the asker's words
@@ -28,7 +33,7 @@ ranking, and handed on with the ranking (its ``words`` and query ``vector``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +46,7 @@ from bot.understand.query import Reading, reading_of
 from bot.understand.translit import romanise
 from glossary import GlossaryEntry
 from index.encoders import Encoder
+from index.rows import Row
 from index.store import VectorIndex
 
 _DEVANAGARI = regex.compile(r"\p{Devanagari}")
@@ -50,6 +56,12 @@ MAX_WORDS_TO_EXPAND = 4
 MISSING = -1.0
 #: A standard deviation below this means a signal does not separate the entries at all.
 _FLAT = 1e-9
+#: ``Retriever._row_kind`` of the rows that are not a whole field (those hold the field's column).
+_PARAPHRASE_ROW = -1
+_SENTENCE_ROW = -2
+_OTHER = {"paraphrase": _PARAPHRASE_ROW, "sentence": _SENTENCE_ROW}
+#: The field name of a definition row, before its language.
+_DEFINITION = "definition_"
 
 
 class RetrievalOptions(BaseModel):
@@ -59,6 +71,7 @@ class RetrievalOptions(BaseModel):
 
     dense: float = 1.0
     paraphrase: float = 0.5
+    sentence: float = 1.0
     bm25: float = 0.3
     name: float = 1.0
     dense_fields: int = Field(default=2, ge=1, description="field similarities averaged per entry")
@@ -91,6 +104,8 @@ class Signals:
     """Every entry's raw evidence for one question, before weighting (fitting re-weights these)."""
 
     fields: np.ndarray  # (entries, field kinds): best cosine per field kind, MISSING where absent
+    sentence: np.ndarray  # best cosine of one sentence of the entry's text, MISSING where none
+    one_language: float  # share of the glossary's entries defined in one language only
     paraphrase: np.ndarray
     bm25: np.ndarray
     name: np.ndarray  # IDF share of the best-matching name that was typed
@@ -127,6 +142,16 @@ class Ranking:
         return int(self.order[0])
 
 
+def _one_language_share(rows: Sequence[Row], entries: Mapping[str, int]) -> float:
+    """Share of ``entries`` defined in one language only, read from every row of the index, not
+    the rows a calibration view leaves shown: a view weighs sentences as its glossary does."""
+    languages: dict[str, set[str]] = {}
+    for row in rows:
+        if row.kind == "field" and row.entry_id in entries and row.field.startswith(_DEFINITION):
+            languages.setdefault(row.entry_id, set()).add(row.field.removeprefix(_DEFINITION))
+    return sum(len(found) == 1 for found in languages.values()) / len(languages) if languages else 0.0
+
+
 def _z(scores: np.ndarray) -> np.ndarray:
     std = float(scores.std())
     return (scores - scores.mean()) / std if std > _FLAT else np.zeros_like(scores)
@@ -136,6 +161,8 @@ def fuse(signals: Signals, w: RetrievalOptions) -> Ranking:
     """Weighted sum of standardised signals, best entry first."""
     dense = signals.dense(w.dense_fields)
     decisive = w.dense * _z(dense) + w.bm25 * _z(signals.bm25) + w.name * signals.name_cover
+    if (signals.sentence > MISSING).any():  # an index without sentence rows (a first pass) has none
+        decisive = decisive + w.sentence * signals.one_language * _z(signals.sentence)
     has_paraphrases = bool((signals.paraphrase > MISSING).any())
     fused = decisive + w.paraphrase * _z(signals.paraphrase) if has_paraphrases else decisive
     order = np.argsort(-fused, kind="stable")
@@ -184,7 +211,11 @@ class Retriever:
         self.field_kinds = tuple(kinds)
         kind_of = {k: i for i, k in enumerate(kinds)}
         self._n_kinds = len(kinds)
-        self._row_kind = np.array([kind_of.get(rows[i].field, -1) for i in self._rows], dtype=np.int64)
+        self._row_kind = np.array(
+            [kind_of[rows[i].field] if rows[i].kind == "field" else _OTHER[rows[i].kind] for i in self._rows],
+            dtype=np.int64,
+        )
+        self.one_language = _one_language_share(rows, self._position)
 
     def with_options(self, options: RetrievalOptions, encoder: Encoder | None = None) -> Retriever:
         """The same index and lexical branch, fused with other weights (and queries encoded by
@@ -213,15 +244,21 @@ class Retriever:
         readings = [reading_of(q) for q in queries]
         return self.encoder.encode_queries([self.dense_text(r, self._hinglish(r)) for r in readings])
 
-    def dense_scores(self, vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per entry and field kind the best cosine, and per entry the best paraphrase cosine."""
+    def dense_scores(self, vector: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per entry and field kind the best cosine, and per entry the best sentence and the best
+        paraphrase cosine."""
         scores = self.vectors.scores(vector[None, :])[0][self._rows]
         fields = np.full((len(self.entries), self._n_kinds), MISSING, dtype=np.float32)
-        para = np.full(len(self.entries), MISSING, dtype=np.float32)
         own = self._row_kind >= 0
         np.maximum.at(fields, (self._row_entry[own], self._row_kind[own]), scores[own])
-        np.maximum.at(para, self._row_entry[~own], scores[~own])
-        return fields, para
+        return fields, self._best(scores, _SENTENCE_ROW), self._best(scores, _PARAPHRASE_ROW)
+
+    def _best(self, scores: np.ndarray, kind: int) -> np.ndarray:
+        """Per entry the best of its rows of ``kind``, MISSING where it has none."""
+        best = np.full(len(self.entries), MISSING, dtype=np.float32)
+        rows = self._row_kind == kind
+        np.maximum.at(best, self._row_entry[rows], scores[rows])
+        return best
 
     def words(self, query: Reading | str, hinglish: bool) -> tuple[list[str], float, float]:
         """The words to match on, the share of the asker's own words the glossary never uses, and
@@ -264,15 +301,27 @@ class Retriever:
         if use_dense and self.options.dense:
             if vector is None:
                 vector = self.encoder.encode_queries([self.dense_text(reading, hinglish)])[0]
-            fields, para = self.dense_scores(vector)
+            fields, sentence, para = self.dense_scores(vector)
         else:
             vector = None
             fields = np.zeros((len(self.entries), max(self._n_kinds, 1)), dtype=np.float32)
-            para = np.full(len(self.entries), MISSING, dtype=np.float32)
+            sentence = para = np.full(len(self.entries), MISSING, dtype=np.float32)
         words, unknown, foreign = self.words(reading, hinglish)
         share, cover = self.lexical.name_match(words)
         bm25 = self.lexical.bm25(words)
-        return Signals(fields, para, bm25, share, cover, unknown, foreign, tuple(words), vector)
+        return Signals(
+            fields=fields,
+            sentence=sentence,
+            one_language=self.one_language,
+            paraphrase=para,
+            bm25=bm25,
+            name=share,
+            name_cover=cover,
+            unknown_share=unknown,
+            foreign_share=foreign,
+            words=tuple(words),
+            vector=vector,
+        )
 
     def rank(self, query: Reading | str, use_dense: bool = True, vector: np.ndarray | None = None) -> Ranking:
         """Every entry scored for ``query`` (read first when it is plain text)."""
