@@ -215,6 +215,10 @@ class Retriever:
             [kind_of[rows[i].field] if rows[i].kind == "field" else _OTHER[rows[i].kind] for i in self._rows],
             dtype=np.int64,
         )
+        #: Which of the usable rows hold each kind (-1, -2) or a whole field (>= 0): found once, not
+        #: per question.
+        self._rows_of = {kind: np.flatnonzero(self._row_kind == kind) for kind in _OTHER.values()}
+        self._field_rows = np.flatnonzero(self._row_kind >= 0)
         self.one_language = _one_language_share(rows, self._position)
 
     def with_options(self, options: RetrievalOptions, encoder: Encoder | None = None) -> Retriever:
@@ -249,14 +253,14 @@ class Retriever:
         paraphrase cosine."""
         scores = self.vectors.scores(vector[None, :])[0][self._rows]
         fields = np.full((len(self.entries), self._n_kinds), MISSING, dtype=np.float32)
-        own = self._row_kind >= 0
+        own = self._field_rows
         np.maximum.at(fields, (self._row_entry[own], self._row_kind[own]), scores[own])
         return fields, self._best(scores, _SENTENCE_ROW), self._best(scores, _PARAPHRASE_ROW)
 
     def _best(self, scores: np.ndarray, kind: int) -> np.ndarray:
         """Per entry the best of its rows of ``kind``, MISSING where it has none."""
         best = np.full(len(self.entries), MISSING, dtype=np.float32)
-        rows = self._row_kind == kind
+        rows = self._rows_of[kind]
         np.maximum.at(best, self._row_entry[rows], scores[rows])
         return best
 

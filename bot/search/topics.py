@@ -9,6 +9,7 @@ so a question never compares every entry.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
@@ -32,6 +33,19 @@ def entries_about(topic: Reading | str, glossary: Glossary) -> list[GlossaryEntr
     return []
 
 
+#: Glossaries whose word index is kept (the served one, and a reload's).
+WORD_INDEX_MEMORY = 8
+
+
+@dataclass(frozen=True)
+class _WordIndex:
+    """Each word of a glossary's names and categories with the entries that have it, and the words
+    as a list, which every topic word is compared against."""
+
+    entries: dict[str, frozenset[int]]
+    words: list[str]
+
+
 def _entries_holding(words: Sequence[str], glossary: Glossary) -> list[GlossaryEntry]:
     index = _entries_by_word(glossary)
     candidates = set.intersection(*(_having(word, index) for word in words))
@@ -42,8 +56,8 @@ def _entries_holding(words: Sequence[str], glossary: Glossary) -> list[GlossaryE
     ]
 
 
-@lru_cache(maxsize=8)
-def _entries_by_word(glossary: Glossary) -> dict[str, frozenset[int]]:
+@lru_cache(maxsize=WORD_INDEX_MEMORY)
+def _entries_by_word(glossary: Glossary) -> _WordIndex:
     """Each word of the entries' names and categories (and a plural's singular), with the entries
     that have it: a topic's few candidates are found without comparing every entry (0.19 s a question
     on 5,000 entries before; the index once, then milliseconds)."""
@@ -52,21 +66,20 @@ def _entries_by_word(glossary: Glossary) -> dict[str, frozenset[int]]:
         for word in {w for form in name_forms(entry) | _filed(entry) for w in form.split()}:
             for key in {word, word.removesuffix("s")}:
                 index.setdefault(key, set()).add(i)
-    return {key: frozenset(ids) for key, ids in index.items()}
+    return _WordIndex({key: frozenset(ids) for key, ids in index.items()}, list(index))
 
 
-def _having(word: str, index: dict[str, frozenset[int]]) -> set[int]:
+def _having(word: str, index: _WordIndex) -> set[int]:
     """The entries with a word alike ``word`` as typed or romanized: every entry :func:`_alike`
     may accept, and a few more that :func:`every_word_in` then turns away."""
-    keys = list(index)
     found = (
         key
         for spelling in spellings([word])
         for key, _, _ in process.extract(
-            spelling, keys, scorer=fuzz.ratio, score_cutoff=NAME_WORD_MATCH, limit=None
+            spelling, index.words, scorer=fuzz.ratio, score_cutoff=NAME_WORD_MATCH, limit=None
         )
     )
-    return {i for key in found for i in index[key]}
+    return {i for key in found for i in index.entries[key]}
 
 
 def _filed(entry: GlossaryEntry) -> frozenset[str]:
