@@ -32,6 +32,7 @@ VARIANTS: dict[str, tuple[dict[str, object], bool]] = {
     "full -paraphrases": ({"paraphrase": 0.0}, True),
     "full -sentences": ({"sentence": 0.0}, True),
     "full -bm25": ({"bm25": 0.0}, True),
+    "full -foreign discount": ({"foreign_discount": 0.0}, True),
     "full -name match": ({"name": 0.0}, True),
     "full -fuzzy": ({"fuzzy": False}, True),
     "full -scaffold strip": ({"strip_scaffolding": False}, True),

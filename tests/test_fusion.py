@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from bot.search.retrieval import RetrievalOptions, Retriever, _z
+from bot.search.retrieval import MISSING, RetrievalOptions, Retriever, Signals, _z, fuse
 from glossary import GlossaryEntry, load_glossary
 from index.passages import entry_passages, glossary_passages
 from index.store import VectorIndex
@@ -148,3 +148,50 @@ def test_a_view_that_hides_a_field_hides_its_sentences_but_weighs_them_as_its_gl
     assert np.isclose(ranking.fused[0], ranking.fused[1])
     no_definition = np.array([r.field != "definition_en" for r in vectors.manifest.rows])
     assert view.one_language == Retriever(entries, enc, vectors, row_mask=no_definition).one_language == 1.0
+
+
+def _signals(dense: list[float], bm25: list[float], out_of_reach: float) -> Signals:
+    n = len(dense)
+    none = np.full(n, MISSING, dtype=np.float32)
+    return Signals(
+        fields=np.array(dense, dtype=np.float32)[:, None],
+        sentence=none,
+        one_language=1.0,
+        paraphrase=none,
+        bm25=np.array(bm25, dtype=np.float32),
+        name=np.zeros(n, dtype=np.float32),
+        name_cover=np.zeros(n, dtype=np.float32),
+        unknown_share=0.0,
+        foreign_share=out_of_reach,
+        words=(),
+        vector=None,
+        out_of_reach=out_of_reach,
+    )
+
+
+def test_bm25_weighs_less_in_a_question_it_cannot_read():
+    """Entry 0 matches one loanword of a question written in a script the glossary lacks; entry 1
+    is closer by meaning. Read in full, BM25 would put entry 0 first; the order discounts it, and the
+    decisions still read the score undiscounted (what the calibration was fitted on)."""
+    w = RetrievalOptions(dense=1.0, bm25=0.3, dense_fields=1)
+    dense, bm25 = [0.80, 0.82, 0.70], [3.0, 0.0, 0.0]
+    across = fuse(_signals(dense, bm25, out_of_reach=1.0), w)
+    assert across.top == 1
+    assert fuse(_signals(dense, bm25, 1.0), w.model_copy(update={"foreign_discount": 0.0})).top == 0
+    assert fuse(_signals(dense, bm25, out_of_reach=0.0), w).top == 0  # its own script: read in full
+    assert np.allclose(across.decisive, fuse(_signals(dense, bm25, 0.0), w).decisive)
+
+
+def test_only_words_bm25_cannot_meet_are_out_of_its_reach():
+    """On a Hindi-only glossary an English question is out of BM25's reach; a Hinglish one is not
+    (its Latin words meet the Hindi through the romanized view); on a bilingual one neither is."""
+    hindi = [
+        GlossaryEntry.model_validate(user_entry(i, term=t, term_en=None, term_hi=t, definition_en=None))
+        for i, t in (("badlav", "बदलाव"), ("seekhna", "सीखना"))
+    ]
+    enc = OneHotEncoder()
+    r = Retriever(hindi, enc, VectorIndex.build(glossary_passages(hindi), enc, "h", "r"))
+    english, hinglish = r.signals("what is a change"), r.signals("badlav kya hota hai")
+    assert english.foreign_share == english.out_of_reach == 1.0
+    assert hinglish.foreign_share == 1.0 and hinglish.out_of_reach == 0.0
+    assert _retriever().signals("what is a change").out_of_reach == 0.0

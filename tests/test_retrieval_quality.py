@@ -3,14 +3,15 @@
 The bundled glossary as it is, without its project-written paraphrases and aliases, and as its
 English-only and Hindi-only views (glossary/views.py, made from it without extras, as a user's
 one-language file would be); the foreign CNCF glossary as it is and as its English-only and
-Hindi-only views. Every
-question is kept in every view. Floors are the figures reached when this test was last set
-(benchmarks/VIEWS.json) minus 0.02 overall and 0.05 per asker's language (one question moves a
-language group by 3-10 points); out-of-scope declines may fall by one question (of 12-15) and
-in-scope wrong declines rise by at most 0.02, and the confidence's expected calibration error may
-grow by at most 0.05. No answer is labelled an exact match on a wrong entry. What askers see (the
-reply's kind: a card or a near miss) holds too: in-scope replies giving the right entry may fall by
-0.02, out-of-scope replies giving an entry rise by one question.
+Hindi-only views. Every question is kept in every view. Floors are the figures reached when this
+test was last set (benchmarks/VIEWS.json) minus 0.02 overall and, per asker's language, 0.05 or one
+question, whichever is more (one question moves a language group by 3-13 points: CNCF asks 8
+mixed-language ones, and another CPU's vectors, or a store filled by another backend, move a near
+tie); out-of-scope declines may fall by one question (of 12-15) and in-scope wrong declines rise by
+at most 0.02, and the confidence's expected calibration error may grow by at most 0.05. No answer is
+labelled an exact match on a wrong entry. What askers see (the reply's kind: a card or a near miss)
+holds too: in-scope replies giving the right entry may fall by 0.02, out-of-scope replies giving an
+entry rise by one question.
 """
 
 from __future__ import annotations
@@ -85,26 +86,27 @@ REACHED = {
         "lang:mixed": 0.75,
     },
 }
-#: view -> (out-of-scope declined, in-scope wrongly declined, ECE) reached
+#: view -> (out-of-scope declined, in-scope wrongly declined, ECE) reached (the worse of two CPU kinds')
 REACHED_DECISION = {
     "bundled": (0.933, 0.018, 0.076),
     "bundled-no-extras": (1.0, 0.036, 0.053),
     "bundled-en": (1.0, 0.097, 0.05),
-    "bundled-hi": (0.867, 0.055, 0.139),
+    "bundled-hi": (0.867, 0.055, 0.143),
     "cncf-hi": (0.833, 0.011, 0.056),
-    "cncf-hi-en": (0.833, 0.057, 0.067),
+    "cncf-hi-en": (0.833, 0.068, 0.067),
     "cncf-hi-hi": (0.833, 0.057, 0.107),
 }
 
-#: view -> (in-scope replies giving the right entry, out-of-scope replies giving an entry) reached:
+#: view -> (in-scope replies giving the right entry, out-of-scope replies giving an entry) reached
+#: (the worse of two CPU kinds'):
 #: what askers see, which the reply's router decides from the retrieval and the name asked
 REACHED_SHOWN = {
     "bundled": (0.873, 0.067),
-    "bundled-no-extras": (0.836, 0.0),
+    "bundled-no-extras": (0.83, 0.0),
     "bundled-en": (0.764, 0.0),
     "bundled-hi": (0.564, 0.0),
-    "cncf-hi": (0.773, 0.0),
-    "cncf-hi-en": (0.705, 0.083),
+    "cncf-hi": (0.761, 0.0),
+    "cncf-hi-en": (0.693, 0.083),
     "cncf-hi-hi": (0.614, 0.083),
 }
 
@@ -150,14 +152,18 @@ def results(outcomes) -> dict[str, dict[str, Metrics]]:
 
 
 CASES = [(s, g) for s, groups in REACHED.items() for g in groups]
+#: What R@1 may lose against ``REACHED``: overall, and at least per asker's language (see above).
+OVERALL_MARGIN = 0.02
+LANGUAGE_MARGIN = 0.05
 
 
 @pytest.mark.parametrize(("view", "group"), CASES)
 def test_recall_at_1_floor(results, view, group):
     if view not in results:
         pytest.skip(f"{CNCF} is not present")
-    margin = 0.02 if group == "overall" else 0.05
-    assert results[view][group].recall_at_1 >= REACHED[view][group] - margin
+    found = results[view][group]
+    margin = OVERALL_MARGIN if group == "overall" else max(LANGUAGE_MARGIN, 1 / found.n_in)
+    assert found.recall_at_1 >= REACHED[view][group] - margin - 1e-9
 
 
 @pytest.mark.parametrize("view", list(REACHED_DECISION))

@@ -49,7 +49,8 @@ log = logging.getLogger(__name__)
 #: 12: the rescaling weighs the borrowed out-of-scope questions to ``ASKED_OUT_OF_SCOPE_SHARE`` (10
 #: again, with the remedy route kept for problem questions: ``bot.reply.router``).
 #: 13: the ranking reads the entries' sentences (``RetrievalOptions.sentence``).
-VERSION = 13
+#: 14: BM25 weighs less in a question asked in a script the glossary lacks (``foreign_discount``).
+VERSION = 14
 #: Share of in-scope pseudo-questions the fitted threshold may decline.
 MAX_WRONGLY_DECLINED = 0.01
 #: Fusion weights tried; the default options' values are among them.
