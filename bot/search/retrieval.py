@@ -77,8 +77,9 @@ class RetrievalOptions(BaseModel):
     #: (``Signals.out_of_reach``: in a script the glossary's languages do not use). Such a question
     #: matches only the few words the glossary could have written (a loanword, an acronym), and
     #: z-scored they weighed as much as a whole question's match. On the four one-language dev views
-    #: together, 0.5 and 0.75 put the right entry first for one, one, none and three more questions and
-    #: for none fewer; 1.0 lost the bundled views' gains and one of CNCF's English-only questions.
+    #: together (bundled English-only and Hindi-only, CNCF English-only and Hindi-only), 0.5 and 0.75
+    #: put the right entry first for one, one, none and three more questions and for none fewer; 1.0
+    #: lost the bundled views' gains and one of CNCF's English-only questions.
     foreign_discount: float = 0.5
     name: float = 1.0
     dense_fields: int = Field(default=2, ge=1, description="field similarities averaged per entry")
