@@ -57,6 +57,12 @@ def entry_sentences(entry: GlossaryEntry) -> list[Sentence]:
     ]
 
 
+def first_sentence(text: str) -> tuple[str, str]:
+    """(the first sentence, the rest), split where ``entry_sentences`` splits."""
+    parts = _SENTENCE_END.split(text.strip(), maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
 def headed(entry: GlossaryEntry, lang: Language, text: str) -> str:
     """``text`` as it is embedded: after the entry's term in that language (its heading when it has
     none there), so that a sentence that never names the entry still says what it is about."""

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.markdown import cited_sources, escape_md, unescape_md
 from bot.reply.answer import Answer, confidence_label
-from bot.reply.cards import MAX_RELATED, detail_card, entry_card, fields, first_sentence, quick_card
+from bot.reply.cards import MAX_RELATED, detail_card, entry_card, fields, quick_card
 from bot.reply.comparison import compare, comparison_card
 from bot.reply.decline import decline
 from bot.reply.follow_up import aspect_card
@@ -20,6 +20,7 @@ from bot.search.names import named_entry
 from bot.search.retrieval import Hit
 from bot.understand.dialogue import CitationIndex
 from glossary import load_glossary
+from index.sentences import first_sentence
 from tests.markdown import render
 
 

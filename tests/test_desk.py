@@ -11,7 +11,6 @@ import regex
 from bot.lookup.suggest import MAX_SUGGESTIONS, Suggester
 from bot.reply import ticket
 from bot.reply.card import compose
-from bot.reply.cards import first_sentence
 from bot.reply.decline import decline
 from bot.reply.faq import faq_answer
 from bot.reply.near_miss import near_miss
@@ -20,6 +19,7 @@ from bot.search.retrieval import Hit
 from bot.settings import Settings
 from bot.understand.query import read
 from glossary import load_glossary
+from index.sentences import first_sentence
 from ui.desk import Desk, answer_ids, base_url, with_id
 
 BASE = "https://glossary.example.org"

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import regex
-
 from bot.markdown import escape_md, source_target
 from bot.reply.answer import ConfidenceLabel
 from bot.reply.messages import t
@@ -26,6 +24,7 @@ from bot.reply.titles import document_title
 from bot.search.retrieval import Hit
 from bot.understand.text import Lang, Side, other, side
 from glossary import Glossary, GlossaryEntry, Source
+from index.sentences import first_sentence
 
 #: How many related terms an answer offers as follow-ups.
 MAX_RELATED = 4
@@ -34,16 +33,8 @@ MAX_RELATED = 4
 ANSWER_SOURCES = 3
 #: Entries a near miss offers as the closest ones.
 DECLINE_SUGGESTIONS = 2
-#: The end of a sentence (full stop, question or exclamation mark, or Hindi danda) before a space.
-_SENTENCE_END = regex.compile(r"(?<=[.!?।])\s+")
 #: A Sources row's snippet of the entry's definition is cut at this many characters.
 SNIPPET_CHARS = 90
-
-
-def first_sentence(text: str) -> tuple[str, str]:
-    """(the first sentence, the rest): the quick answer leads with the first."""
-    parts = _SENTENCE_END.split(text.strip(), maxsplit=1)
-    return parts[0], parts[1] if len(parts) > 1 else ""
 
 
 def cite(source: Source, lang: Lang, glossary: Glossary) -> str:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from bot.markdown import escape_md
 from bot.reply.answer import Answer, cited_answer
-from bot.reply.cards import MAX_RELATED, cite, closest_list, first_sentence, known
+from bot.reply.cards import MAX_RELATED, cite, closest_list, known
 from bot.reply.context import Context
 from bot.reply.messages import t
 from bot.understand.text import Lang, Side, side
 from glossary import FaqItem, Glossary
+from index.sentences import first_sentence
 
 
 def faq_text(item: FaqItem, lang: Side) -> tuple[str, str]:
@@ -23,11 +24,12 @@ def faq_answer(item: FaqItem, lang: Lang, glossary: Glossary, notice: str | None
     it points to."""
     first = side(lang)
     question, reply = faq_text(item, first)
+    lead, rest = first_sentence(reply)
     entries = [glossary.get(i) for i in known(item.related, glossary)]
     text = "\n\n".join(
         [
             f"### {escape_md(question)}",
-            f"**{escape_md(first_sentence(reply)[0])}** {escape_md(first_sentence(reply)[1])}".strip(),
+            f"**{escape_md(lead)}** {escape_md(rest)}".strip(),
             cite(item.source, lang, glossary),
         ]
     )

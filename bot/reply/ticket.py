@@ -18,11 +18,12 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.markdown import source_target
 from bot.reply.answer import Answer
-from bot.reply.cards import fields, first_sentence, known, term
+from bot.reply.cards import fields, known, term
 from bot.reply.faq import faq_text
 from bot.reply.messages import t
 from bot.understand.text import Side, other, side
 from glossary import Glossary, GlossaryEntry, Source
+from index.sentences import first_sentence
 
 #: Emphasis marks of the interface's own catalog texts (never glossary text), dropped in plain text.
 _EMPHASIS = regex.compile(r"(?<!\\)[*_]{1,2}")

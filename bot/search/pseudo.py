@@ -34,6 +34,7 @@ from bot.understand.text import tokens
 from bot.understand.translit import romanise_text
 from glossary import GlossaryEntry, languages_of
 from glossary.yamlio import load_yaml
+from index.sentences import first_sentence
 
 Kind = Literal["name", "field", "romanized", "held-out", "off-topic", "paraphrase"]
 #: Kinds made of an entry's own sentences (the others are names or out of scope).
@@ -52,7 +53,6 @@ MIN_WORDS = 4
 SEED = 20261201
 #: The text fields a view may hide, one per entry.
 FIELDS = ("definition_en", "definition_hi", "usage_en", "usage_hi", "example_en", "example_hi")
-_SENTENCE_END = regex.compile(r"(?<=[.!?।])\s+")
 NAME_TEMPLATES = ("what is {}?", "{} kya hai?", "{} क्या है?", "{}")
 #: For a glossary without one of the languages, each name is also asked the way an asker of that
 #: language would: a Hindi-only file's names romanized in an English question (ड्रॉपआउट -> "what is
@@ -168,7 +168,7 @@ def _unnamed_sentence(entry: GlossaryEntry, text: str | None) -> str | None:
     """The first sentence of ``text`` without the entry's name words, cut to ``MAX_WORDS``."""
     if not text:
         return None
-    first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
+    first = first_sentence(text)[0]
     name_words = {t for n in entry.names for t in tokens(n)}
     words = [w for w in first.split() if not set(tokens(w)) & name_words]
     return " ".join(words[:MAX_WORDS]) if len(words) >= MIN_WORDS else None
