@@ -163,9 +163,9 @@ def _signals(dense: list[float], bm25: list[float], out_of_reach: float) -> Sign
         name_cover=np.zeros(n, dtype=np.float32),
         unknown_share=0.0,
         foreign_share=out_of_reach,
+        out_of_reach=out_of_reach,
         words=(),
         vector=None,
-        out_of_reach=out_of_reach,
     )
 
 

@@ -120,11 +120,11 @@ class Signals:
     name_cover: np.ndarray  # for fully typed names: the share of the question that name makes up
     unknown_share: float
     foreign_share: float  # share of the asker's words in a script the glossary's languages do not use
-    words: tuple[str, ...]  # what the lexical branch matched on (corrected, glossed, sounded out)
-    vector: np.ndarray | None  # the query vector (None when the dense branch was not asked)
     #: Share of the asker's words BM25 cannot meet: ``foreign_share``, but none for a Hinglish
     #: question, whose Latin words meet a Hindi glossary's through their romanized view.
-    out_of_reach: float = 0.0
+    out_of_reach: float
+    words: tuple[str, ...]  # what the lexical branch matched on (corrected, glossed, sounded out)
+    vector: np.ndarray | None  # the query vector (None when the dense branch was not asked)
 
     def dense(self, top_fields: int) -> np.ndarray:
         """Mean of each entry's best ``top_fields`` field similarities."""
@@ -339,9 +339,9 @@ class Retriever:
             name_cover=cover,
             unknown_share=unknown,
             foreign_share=foreign,
+            out_of_reach=0.0 if hinglish else foreign,
             words=tuple(words),
             vector=vector,
-            out_of_reach=0.0 if hinglish else foreign,
         )
 
     def rank(self, query: Reading | str, use_dense: bool = True, vector: np.ndarray | None = None) -> Ranking:
