@@ -74,7 +74,7 @@ class Results(BaseModel):
                 (
                     f"HTTP p50 [{h.backend}, {h.client}]",
                     f"≤ floor + {HTTP_EXTRA_MS:.0f} ms",
-                    f"{h.latency.p50:.1f} ms = floor + {h.latency.p50 - floor:.1f}",
+                    f"{h.latency.p50:.1f} ms = floor {h.latency.p50 - floor:+.1f}",
                     h.latency.p50 <= floor + HTTP_EXTRA_MS,
                 )
             )

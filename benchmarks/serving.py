@@ -70,20 +70,24 @@ def uncached(bot: GlossaryBot) -> Iterator[None]:
 
 
 class Handler:
-    """Times ``bot.answer`` inside the server (the app calls it through the bot it was built with)."""
+    """Times ``GlossaryBot.answer`` inside the server. It wraps the method on the class, not on the
+    served instance: the chat and /ask answer with ``GlossaryBot.pinned()``, a new instance per
+    question, which an instance attribute would miss (their rows read nan)."""
 
-    def __init__(self, bot: GlossaryBot) -> None:
+    def __init__(self) -> None:
         self.ms: list[float] = []
         self.cpu_ms: list[float] = []
-        self._answer = bot.answer
 
-    def __call__(self, *args: object, **kwargs: object):
-        start, cpu = time.perf_counter(), time.thread_time()
-        try:
-            return self._answer(*args, **kwargs)
-        finally:
-            self.cpu_ms.append((time.thread_time() - cpu) * 1000)
-            self.ms.append((time.perf_counter() - start) * 1000)
+    def wrap(self, answer: Callable[..., object]) -> Callable[..., object]:
+        def timed(*args: object, **kwargs: object) -> object:
+            start, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return answer(*args, **kwargs)
+            finally:
+                self.cpu_ms.append((time.thread_time() - cpu) * 1000)
+                self.ms.append((time.perf_counter() - start) * 1000)
+
+        return timed
 
     def take(self) -> tuple[list[float], list[float]]:
         """(wall ms, this thread's CPU ms) of the calls since the last take."""
@@ -101,13 +105,14 @@ def served(bot: GlossaryBot, limit: int | None, store_dir: Path) -> Iterator[tup
     if limit is not None:
         update["concurrency_limit"] = update["api_concurrency_limit"] = limit
     demo = serve(bot, bot.settings.model_copy(update=update), prevent_thread_lock=True, quiet=True)
-    handler = Handler(bot)
-    bot.answer = handler  # type: ignore[method-assign]
+    handler = Handler()
+    answer = GlossaryBot.answer
+    GlossaryBot.answer = handler.wrap(answer)  # type: ignore[method-assign,assignment]
     try:
         with uncached(bot):
             yield f"http://127.0.0.1:{port}/", handler
     finally:
-        del bot.answer
+        GlossaryBot.answer = answer  # type: ignore[method-assign]
         demo.close()
 
 

