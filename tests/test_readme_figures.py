@@ -1,5 +1,6 @@
-"""The README's deploy figures are the last recorded run's (benchmarks/DEPLOY.json), not typed in
-separately: a re-run that changes DEPLOY.json without the README fails here."""
+"""The README's recorded figures are their last run's (benchmarks/DEPLOY.json and the other JSON
+files under benchmarks/, RESULTS.json for "Performance"), not typed in separately: a re-run that
+changes one without the README fails here."""
 
 import json
 from pathlib import Path
@@ -273,7 +274,7 @@ def test_the_readme_shows_courtesys_recorded_figures():
 PERFORMANCE = README[README.index("## Performance") : README.index("## Layout")]
 
 
-def test_the_readme_performance_table_is_the_recorded_benchmark_runs():
+def test_the_readme_performance_section_is_the_recorded_benchmark_run():
     """`make bench` writes benchmarks/RESULTS.json; the README's table, the run's time, its budgets
     and what each way of calling adds are rendered from that file (``benchmarks.summary``)."""
     results = summary.load()
