@@ -46,6 +46,7 @@ MAX_ENTRIES = 5000
 #: Problems one error message lists; the rest are counted.
 MAX_PROBLEMS_SHOWN = 20
 MB = 1024 * 1024
+NO_ENTRIES = "no entries: a glossary needs at least one entry"
 #: Where a table's "see also" names that are not entries of the glossary are kept.
 RELATED_ELSEWHERE = "related"
 
@@ -118,13 +119,13 @@ def load_glossary(
     for source in sources:
         document, report = read_source(source, options)
         if report.problems:
-            raise GlossaryProblems(_path(source), report.problems)
+            raise GlossaryProblems(_named(source), report.problems)
         if document is None:
             continue  # only notes beside the folder's glossary files
         count += len(document.entries)
         if count > max_entries:
             raise GlossaryError(
-                _path(source),
+                _named(source),
                 f"too many entries: the glossary reaches {count} entries here; the limit is {max_entries} "
                 "(setting max_glossary_entries)",
             )
@@ -132,7 +133,7 @@ def load_glossary(
         if report.columns:
             tabular.add(_path(source))
     if count == 0:
-        raise GlossaryError(_path(sources[0]), "no entries: a glossary needs at least one entry")
+        raise GlossaryError(_named(sources[0]), NO_ENTRIES)
     documents = _settle_related(documents, tabular)
     check_glossary(documents)
     return Glossary([document for _, document in documents])
@@ -212,7 +213,9 @@ def _tabular(path: Path, table: Table, options: ReadOptions, report: FileReport)
     report.problems.extend(built.problems)
     report.languages = _languages(built.entries)  # of the good rows too, when others have problems
     if not report.problems and not table.records:
-        report.problems.append(Problem("file", None, "no entries: a glossary needs at least one entry"))
+        # why nothing was read (pages without front matter, ...): `check` prints it, an error must say it
+        why = "; ".join(table.notes)
+        report.problems.append(Problem("file", None, f"{NO_ENTRIES} ({why})" if why else NO_ENTRIES))
     if report.problems:
         return None
     return GlossaryDocument(
@@ -273,6 +276,14 @@ def _options(options: ReadOptions | None, max_mb: float, parse_cache: Path | Non
 
 def _path(source: Source) -> Path:
     return source.folder if isinstance(source, PageFolder) else source
+
+
+def _named(source: Source) -> Path:
+    """What an error names: the page, when a source is one Markdown page (a file the user gave is
+    read as its folder's pages, but "/docs: no entries" would point at a folder they never named)."""
+    if isinstance(source, PageFolder) and len(source.pages) == 1 and not source.beside_files:
+        return source.pages[0]
+    return _path(source)
 
 
 def _check_size(path: Path, size: int, max_mb: float) -> None:

@@ -122,6 +122,18 @@ def test_a_readme_beside_a_spreadsheet_is_a_note_not_a_problem(tmp_path: Path) -
         load_glossary([folder])
 
 
+def test_a_markdown_file_without_entries_is_named_with_the_reason(tmp_path: Path) -> None:
+    """One Markdown file is read as its folder's pages; its error named the folder ("/docs: no
+    entries"), a path the user never gave, and not why the page was no entry."""
+    page = tmp_path / "docs" / "notes.md"
+    page.parent.mkdir()
+    page.write_text("# Notes\n\nNo glossary here.\n", "utf-8")
+    with pytest.raises(GlossaryError) as raised:
+        load_glossary([page])
+    assert raised.value.file == page
+    assert "pages without front matter, not glossary entries, left out: notes.md" in str(raised.value)
+
+
 def test_a_folder_whose_glossary_is_in_a_subfolder_says_which(tmp_path: Path) -> None:
     """Only a folder's own files are read; its error names the subfolders that hold a glossary."""
     (tmp_path / "team" / "2026").mkdir(parents=True)
