@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from bot import evaluation
 from bot.search import calibration, calibration_files, pseudo
@@ -109,17 +110,50 @@ def test_a_one_language_glossary_is_also_asked_in_the_language_it_lacks(view, as
 
 def test_borrowed_questions_teach_the_confidence_not_the_decision(retriever):
     """Rows borrowed for the glossary's languages join the confidence model's data; whether to answer
-    is fitted on the glossary's own pseudo-questions alone (pooled, it declined fewer out-of-scope
-    questions on the dev sets). Rows given to ``fit`` replace those (``benchmarks.lovo``)."""
+    is fitted on the glossary's own pseudo-questions and none of them but those asked across scripts
+    (all pooled, they declined fewer out-of-scope questions on the dev sets). Rows given to ``fit``
+    replace the shipped ones (``benchmarks.lovo``)."""
     alone = calibration.fit(retriever)
     rows = calibration.transfer.Borrowed(
-        z=[[3.0] * len(calibration.FEATURES)] * 40, inside=[True] * 40, right=[False] * 40
+        z=[[3.0] * len(calibration.FEATURES)] * 40,
+        inside=[True] * 40,
+        right=[False] * 40,
+        across=[False] * 40,
     )
     pooled = calibration.fit(retriever, borrowed=rows)
     assert pooled.in_scope == alone.in_scope and pooled.threshold == alone.threshold
     assert pooled.correct != alone.correct and pooled.questions["borrowed"] == 40
     high = np.asarray(pooled.correct.mean) + 3 * np.asarray(pooled.correct.scale)
     assert pooled.correct.probability(high) < alone.correct.probability(high), "wrong there, it learnt"
+
+
+def test_in_scope_questions_asked_across_scripts_teach_the_decision_at_a_fixed_weight(retriever):
+    """A one-language glossary's pseudo-questions describe its entries in its own language only; the
+    borrowed in-scope questions asked in the other script teach the answer-or-decline model that
+    such a question may be in scope. Together they weigh ``ACROSS_WEIGHT`` of the glossary's own
+    in-scope pseudo-questions, however many there are."""
+    alone = calibration.fit(retriever)
+    width = len(calibration.FEATURES)
+    low = [-2.0] * width  # where the glossary's own out-of-scope questions lie
+
+    def across(n: int) -> calibration.transfer.Borrowed:
+        return calibration.transfer.Borrowed(
+            z=[low] * n, inside=[True] * n, right=[False] * n, across=[True] * n
+        )
+
+    taught = calibration.fit(retriever, borrowed=across(40))
+    point = np.asarray(taught.in_scope.mean) - 2 * np.asarray(taught.in_scope.scale)
+    assert taught.in_scope.probability(point) > alone.in_scope.probability(point)
+    doubled = calibration.fit(retriever, borrowed=across(80)).in_scope
+    assert doubled.coef == pytest.approx(taught.in_scope.coef, abs=1e-4)
+    assert doubled.intercept == pytest.approx(taught.in_scope.intercept, abs=1e-4)
+    out_of_scope = across(40).model_copy(update={"inside": [False] * 40})
+    assert calibration.fit(retriever, borrowed=out_of_scope).in_scope == alone.in_scope
+
+
+def test_borrowed_rows_have_one_value_of_each_kind_per_row():
+    with pytest.raises(ValidationError, match="one value per row"):
+        calibration.transfer.Borrowed(z=[[0.0]], inside=[True], right=[True])
 
 
 def test_the_confidence_is_rescaled_to_the_borrowed_questions():
@@ -134,7 +168,9 @@ def test_the_confidence_is_rescaled_to_the_borrowed_questions():
     def stated(m: Logistic) -> float:
         return float(np.mean([m.probability(row) for row in z]))
 
-    borrowed = calibration.transfer.Borrowed(z=z.tolist(), inside=[True] * 400, right=right.tolist())
+    borrowed = calibration.transfer.Borrowed(
+        z=z.tolist(), inside=[True] * 400, right=right.tolist(), across=[False] * 400
+    )
     scaled = calibration._rescaled(model, borrowed)
     assert abs(stated(scaled) - right.mean()) < 0.02 < abs(stated(model) - right.mean())
     assert scaled.coef[0] > model.coef[0] > 0 and scaled.mean == model.mean
@@ -167,10 +203,11 @@ def test_the_shipped_borrowed_questions_are_for_this_calibration():
     assert shipped is not None and shipped.version == calibration.VERSION
     assert shipped.features == calibration.FEATURES
     assert set(shipped.by_languages) == {"en+hi", "en", "hi"}
-    for rows in shipped.by_languages.values():
-        assert len(rows.z) == len(rows.inside) == len(rows.right) > 0
+    for languages, rows in shipped.by_languages.items():
+        assert len(rows.z) == len(rows.inside) == len(rows.right) == len(rows.across) > 0
         assert all(len(z) == len(calibration.FEATURES) for z in rows.z)
         assert any(rows.inside) and not all(rows.inside), "held-out entries' questions are out of scope"
+        assert any(rows.across) == (languages != "en+hi"), "only a one-language view lacks a script"
 
 
 def test_a_view_left_out_gets_every_other_views_rows_and_none_of_its_own():
@@ -182,6 +219,7 @@ def test_a_view_left_out_gets_every_other_views_rows_and_none_of_its_own():
     assert left.z == [z for rows in others for z in rows.z]
     assert left.right == [r for rows in others for r in rows.right]
     assert left.inside == [i for rows in others for i in rows.inside]
+    assert left.across == [a for rows in others for a in rows.across]
     assert calibration.transfer.left_out(("en",), calibration.VERSION - 1, calibration.FEATURES) == (
         calibration.transfer.Borrowed()
     ), "rows of another calibration version are never used"
@@ -368,7 +406,7 @@ def test_the_borrowed_questions_are_what_asking_the_bundled_glossary_gives(setti
     shipped = calibration.transfer.shipped()
     assert shipped is not None
     kept = shipped.by_languages["hi"]
-    assert made.inside == kept.inside
+    assert made.inside == kept.inside and made.across == kept.across
     # the CPU's share (tests/shipped_fits.py) may move a near tie between two entries
     assert np.mean(np.array(made.right) != np.array(kept.right)) <= ROW_FLIPS
     assert np.median(np.abs(np.array(made.z) - np.array(kept.z))) <= FIT_TOLERANCE
@@ -434,10 +472,12 @@ def test_weighing_the_out_of_scope_rows_down_raises_the_rescaled_confidence():
     inside = rng.random(400) < 0.6
     right = inside & (z[:, 0] + rng.normal(scale=0.5, size=400) > 0)
     model = Logistic(mean=[0.0, 0.0], scale=[1.0, 1.0], coef=[1.0, 0.0], intercept=0.0)
-    borrowed = calibration.transfer.Borrowed(z=z.tolist(), inside=inside.tolist(), right=right.tolist())
+    borrowed = calibration.transfer.Borrowed(
+        z=z.tolist(), inside=inside.tolist(), right=right.tolist(), across=[False] * 400
+    )
     rescaled = calibration._rescaled(model, borrowed)
     # the same rows, all marked in scope: every row weighed 1
-    unmarked = calibration.transfer.Borrowed(z=z.tolist(), inside=[True] * 400, right=right.tolist())
+    unmarked = borrowed.model_copy(update={"inside": [True] * 400})
     as_they_come = calibration._rescaled(model, unmarked)
     middling = np.array([0.5, 0.0])
     assert rescaled.probability(middling) > as_they_come.probability(middling)

@@ -94,11 +94,14 @@ class Logistic(BaseModel):
         return cls.fit_standardised(scale.apply(x), y, scale)
 
     @classmethod
-    def fit_standardised(cls, z: np.ndarray, y: np.ndarray, scale: Standard) -> Logistic:
-        """Fit on features already standardised by ``scale`` (kept to standardise what it is asked)."""
+    def fit_standardised(
+        cls, z: np.ndarray, y: np.ndarray, scale: Standard, weights: np.ndarray | None = None
+    ) -> Logistic:
+        """Fit on features already standardised by ``scale`` (kept to standardise what it is asked);
+        ``weights``: each row's weight (``fit_logistic``)."""
         if len(set(y.tolist())) < 2:  # nothing to separate: a constant probability
             coef, intercept = [0.0] * z.shape[1], 0.0
         else:
-            weights, intercept = fit_logistic(z, y, C)
-            coef = weights.tolist()
+            found, intercept = fit_logistic(z, y, C, weights)
+            coef = found.tolist()
         return cls(mean=scale.mean.tolist(), scale=scale.scale.tolist(), coef=coef, intercept=intercept)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,14 @@ class Borrowed(BaseModel):
     z: list[list[float]] = []
     inside: list[bool] = []
     right: list[bool] = []
+    #: Whether each was asked in a script the view's languages do not use (some of its words are).
+    across: list[bool] = []
+
+    @model_validator(mode="after")
+    def _one_value_per_row(self) -> Borrowed:
+        if not len(self.z) == len(self.inside) == len(self.right) == len(self.across):
+            raise ValueError("borrowed rows: z, inside, right and across must have one value per row")
+        return self
 
 
 class BorrowedSet(BaseModel):
@@ -82,6 +90,7 @@ def left_out(languages: Sequence[str], version: int, features: Sequence[str]) ->
         z=[z for rows in kept for z in rows.z],
         inside=[i for rows in kept for i in rows.inside],
         right=[r for rows in kept for r in rows.right],
+        across=[a for rows in kept for a in rows.across],
     )
 
 

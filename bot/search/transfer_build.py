@@ -56,7 +56,10 @@ def asked_rows(retriever: Retriever, questions: Mapping[str, Sequence[str]]) -> 
     rows = ask(retriever, whole, asked, readings, retriever.encode(readings), [done.options])
     x, inside, right = labelled(rows, done.options)
     return Borrowed(
-        z=np.round(scale.apply(x), DECIMALS).tolist(), inside=inside.tolist(), right=right.tolist()
+        z=np.round(scale.apply(x), DECIMALS).tolist(),
+        inside=inside.tolist(),
+        right=right.tolist(),
+        across=(x[:, FEATURES.index("foreign_share")] > 0).tolist(),
     )
 
 
