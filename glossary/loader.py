@@ -119,13 +119,13 @@ def load_glossary(
     for source in sources:
         document, report = read_source(source, options)
         if report.problems:
-            raise GlossaryProblems(_named(source), report.problems)
+            raise GlossaryProblems(report.path, report.problems)
         if document is None:
             continue  # only notes beside the folder's glossary files
         count += len(document.entries)
         if count > max_entries:
             raise GlossaryError(
-                _named(source),
+                report.path,
                 f"too many entries: the glossary reaches {count} entries here; the limit is {max_entries} "
                 "(setting max_glossary_entries)",
             )
@@ -144,7 +144,7 @@ def read_source(source: Source, options: ReadOptions) -> tuple[GlossaryDocument 
     are only notes beside glossary files) and the report. A file that cannot be read at all raises
     ``GlossaryError`` (one line)."""
     path = _path(source)
-    report = FileReport(path)
+    report = FileReport(_named(source))
     if isinstance(source, PageFolder):
         _check_size(path, sum(p.stat().st_size for p in source.pages), options.max_mb)
         read_as: Table | Structured = read_folder(source.folder, source.pages, options)

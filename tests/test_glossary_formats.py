@@ -123,8 +123,9 @@ def test_a_readme_beside_a_spreadsheet_is_a_note_not_a_problem(tmp_path: Path) -
 
 
 def test_a_markdown_file_without_entries_is_named_with_the_reason(tmp_path: Path) -> None:
-    """One Markdown file is read as its folder's pages; its error named the folder ("/docs: no
-    entries"), a path the user never gave, and not why the page was no entry."""
+    """One Markdown file is read as its folder's pages; its error and its `check` report named the
+    folder ("/docs: no entries"), a path the user never gave, and the error not why the page was no
+    entry."""
     page = tmp_path / "docs" / "notes.md"
     page.parent.mkdir()
     page.write_text("# Notes\n\nNo glossary here.\n", "utf-8")
@@ -132,6 +133,7 @@ def test_a_markdown_file_without_entries_is_named_with_the_reason(tmp_path: Path
         load_glossary([page])
     assert raised.value.file == page
     assert "pages without front matter, not glossary entries, left out: notes.md" in str(raised.value)
+    assert [r.path for r in check([page], ReadOptions())] == [page], "`check` names it as loading does"
 
 
 def test_a_folder_whose_glossary_is_in_a_subfolder_says_which(tmp_path: Path) -> None:

@@ -237,12 +237,11 @@ def fit(
     done = question(retriever, progress)
     x, inside, right = labelled(done.asked, done.options)
     scale = Standard.of(x)
+    z = scale.apply(x)
     x_in = x[:, IN_SCOPE_FEATURES]
     if borrowed is None:
         borrowed = transfer.borrowed(languages_of(entries), VERSION, FEATURES)
-    in_scope = _in_scope(
-        scale.apply(x)[:, IN_SCOPE_FEATURES], inside, scale.of_columns(IN_SCOPE_FEATURES), borrowed
-    )
+    in_scope = _in_scope(z[:, IN_SCOPE_FEATURES], inside, scale.of_columns(IN_SCOPE_FEATURES), borrowed)
     p_in = np.array([in_scope.probability(row) for row in x_in])
     threshold = float(np.quantile(p_in[inside], MAX_WRONGLY_DECLINED)) if inside.any() else 0.5
     kinds: dict[str, int] = {}
@@ -252,7 +251,7 @@ def fit(
     return Calibration(
         options=done.options,
         in_scope=in_scope,
-        correct=_confidence(retriever, done, scale.apply(x), right, scale, borrowed),
+        correct=_confidence(retriever, done, z, right, scale, borrowed),
         threshold=threshold,
         questions=kinds,
         pseudo_mrr=_mrr(done.asked, done.options),
@@ -268,12 +267,12 @@ def _in_scope(z: np.ndarray, inside: np.ndarray, scale: Standard, borrowed: tran
     declines from 0.750 to 0.417 (real questions are looser than pseudo ones)."""
     lent = np.asarray(borrowed.z, dtype=np.float64).reshape(-1, len(FEATURES))[:, IN_SCOPE_FEATURES]
     across = np.asarray(borrowed.inside, dtype=bool) & np.asarray(borrowed.across, dtype=bool)
-    if not across.any():
+    n = int(across.sum())
+    if not n:
         return Logistic.fit_standardised(z, inside.astype(int), scale)
-    weight = ACROSS_WEIGHT * inside.sum() / across.sum()
     rows = np.vstack([z, lent[across]])
-    labels = np.concatenate([inside.astype(int), np.ones(int(across.sum()), dtype=int)])
-    weights = np.concatenate([np.ones(len(z)), np.full(int(across.sum()), weight)])
+    labels = np.concatenate([inside.astype(int), np.ones(n, dtype=int)])
+    weights = np.concatenate([np.ones(len(z)), np.full(n, ACROSS_WEIGHT * inside.sum() / n)])
     return Logistic.fit_standardised(rows, labels, scale, weights)
 
 
