@@ -90,11 +90,11 @@ REACHED = {
 REACHED_DECISION = {
     "bundled": (0.933, 0.018, 0.076),
     "bundled-no-extras": (1.0, 0.036, 0.053),
-    "bundled-en": (1.0, 0.097, 0.05),
-    "bundled-hi": (0.867, 0.055, 0.143),
+    "bundled-en": (1.0, 0.055, 0.05),
+    "bundled-hi": (0.867, 0.036, 0.143),
     "cncf-hi": (0.833, 0.011, 0.056),
-    "cncf-hi-en": (0.833, 0.068, 0.067),
-    "cncf-hi-hi": (0.833, 0.057, 0.107),
+    "cncf-hi-en": (0.833, 0.034, 0.067),
+    "cncf-hi-hi": (0.833, 0.0, 0.107),
 }
 
 #: view -> (in-scope replies giving the right entry, out-of-scope replies giving an entry) reached
@@ -103,11 +103,11 @@ REACHED_DECISION = {
 REACHED_SHOWN = {
     "bundled": (0.873, 0.067),
     "bundled-no-extras": (0.83, 0.0),
-    "bundled-en": (0.764, 0.0),
-    "bundled-hi": (0.564, 0.0),
+    "bundled-en": (0.77, 0.0),
+    "bundled-hi": (0.594, 0.0),
     "cncf-hi": (0.761, 0.0),
-    "cncf-hi-en": (0.693, 0.083),
-    "cncf-hi-hi": (0.614, 0.083),
+    "cncf-hi-en": (0.705, 0.083),
+    "cncf-hi-hi": (0.636, 0.083),
 }
 
 
