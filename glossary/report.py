@@ -62,8 +62,19 @@ def _without_place(error: GlossaryError) -> str:
 
 
 def render(reports: Sequence[FileReport]) -> str:
-    """The report as text, one block per file."""
-    return "\n\n".join(_block(report) for report in reports)
+    """The report as text, one block per file, then, for several, what they hold together: a
+    folder's README left out is a block of its own with "entries: 0", which alone read as if the
+    folder's glossary were empty."""
+    blocks = [_block(report) for report in reports]
+    if len(reports) > 1:
+        blocks.append(_together(reports))
+    return "\n\n".join(blocks)
+
+
+def _together(reports: Sequence[FileReport]) -> str:
+    problems = sum(len(report.problems) for report in reports)
+    found = f"{problems} problem(s)" if problems else "problems: none"
+    return f"in all: {sum(report.entries for report in reports)} entries from {len(reports)} sources, {found}"
 
 
 def _block(report: FileReport) -> str:

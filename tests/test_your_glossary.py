@@ -36,6 +36,20 @@ def test_check_reports_how_a_good_file_is_read(tmp_path: Path) -> None:
     assert lines[-2:] == [f"  entries: {len(ROWS)}", "  problems: none"]
 
 
+def test_check_says_what_several_sources_hold_together(tmp_path: Path) -> None:
+    """A folder as a team keeps it, a sheet and a README about it: the README's own block says
+    "entries: 0", so the report ends with the glossary's whole count."""
+    folder = tmp_path / "team"
+    folder.mkdir()
+    write_delimited(folder / "glossary.csv", ",", "utf-8")
+    (folder / "README.md").write_text("# Our glossary\n\nExported from the team sheet.\n", "utf-8")
+    result = runner.invoke(app, ["check", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == f"in all: {len(ROWS)} entries from 2 sources, problems: none"
+    one = runner.invoke(app, ["check", str(folder / "glossary.csv")])
+    assert "in all" not in one.output
+
+
 def test_check_lists_every_problem_and_exits_3(tmp_path: Path) -> None:
     path = tmp_path / "bad.csv"
     path.write_text("Word,Meaning\nEpoch,\n,A pass.\nBatch,A group.\n", "utf-8")
