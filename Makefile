@@ -113,6 +113,7 @@ eval: install
 		--command "make eval"
 	$(PY) -m benchmarks.lovo --views $(VIEWS_DIR) --out benchmarks/LOVO.json
 	$(PY) -m benchmarks.frames --views $(VIEWS_DIR) --out benchmarks/FRAMES.json
+	$(PY) -m benchmarks.name_parts --views $(VIEWS_DIR) --out benchmarks/NAME_PARTS.json
 	$(PY) -m benchmarks.courtesy --views $(VIEWS_DIR) --out benchmarks/COURTESY.json
 
 # The calibration small glossaries get (bot/search/calibration.py MIN_ENTRIES_TO_FIT): fitted on the bundled

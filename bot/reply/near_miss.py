@@ -65,7 +65,9 @@ def reply_unsure(ctx: Context) -> Answer:
 
 
 def _reply(ctx: Context, kind: Miss) -> Answer:
-    found = ctx.evidence.found
-    return near_miss(
-        ctx.query.reading.asked, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice, kind
-    )
+    """A near miss names the term asked without the context set around it ("no entry for
+    *attention*", of "what is attention in neural networks"): that is what the checks found missing
+    (``bot.search.names``); an unsure reply, the whole topic it could not place."""
+    found, reading = ctx.evidence.found, ctx.query.reading
+    topic = reading.term if kind == "near miss" else reading.asked
+    return near_miss(topic, found.hits, ctx.lang, ctx.glossary, found.confidence, ctx.notice, kind)

@@ -144,10 +144,20 @@ def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     romanized sound, which misses names a one-language glossary has (a Hindi-only file's "मॉडल
     पैरेललिज़्म" romanizes to "modal parelijm", not "model parallelism"), and "no entry for model
     parallelism" above that very entry is wrong. The confidence decides then."""
-    words = reading_of(question).topic_words
+    words, _ = bare_term(reading_of(question))
     if not 0 < len(words) <= BARE_TERM_WORDS or not _shares_a_script(words, entry):
         return False
     return not (_all_in_names(words, entry) or _spells_initials(words, entry))
+
+
+def bare_term(reading: Reading) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The content words and every word of the term a question asks for: its asked topic, or, when
+    that is longer than a bare term, the name asked without the context a definition question sets it
+    in ("attention", of "what is attention in neural networks", which was answered with
+    FlashAttention's card as if the glossary defined attention)."""
+    if len(reading.topic_words) <= BARE_TERM_WORDS:
+        return reading.topic_words, reading.asked_tokens
+    return reading.name_words, reading.name_tokens
 
 
 def _shares_a_script(words: Sequence[str], entry: GlossaryEntry) -> bool:
@@ -325,13 +335,17 @@ def only_part_of_name(question: Reading | str, entry: GlossaryEntry) -> bool:
     is attention" answered with FlashAttention asks for a term the glossary does not have. A name
     still counts when typed with a typo, a plural, without spaces or in another word order."""
     reading = reading_of(question)
-    words = reading.topic_words
+    words, every_word = bare_term(reading)
     if not 0 < len(words) <= BARE_TERM_WORDS:
         return False
+    if words != reading.topic_words and not _shares_a_script(words, entry):
+        # a word compared with a name in another script by its romanized sound is a loose match
+        # ("bacth" in मिनी-बैच), and asked in a context the question is less surely a bare term
+        return False
     asked, forms = spellings(words), name_forms(entry)
-    # the asked topic's every word too: a name's own words may be stop words ("over-fitting",
+    # the asked term's every word too: a name's own words may be stop words ("over-fitting",
     # "training sample or example"), which its content words leave out
-    said = dict.fromkeys([*asked, *spellings(reading.asked_tokens)])
+    said = dict.fromkeys([*asked, *spellings(every_word)])
     if any(_names(a, f) for a in said for f in forms):
         return False
     pairs = [(a, f) for a in asked for f in forms]

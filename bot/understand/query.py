@@ -62,9 +62,15 @@ class Reading:
     topic_words: tuple[str, ...]
     #: Every word of the asked topic, stop words too ("over-fitting" is "over" and "fitting").
     asked_tokens: tuple[str, ...]
-    #: The name asked (:func:`asked_name`) casefolded, without the punctuation around it: compared with
-    #: whole entry names.
+    #: The term asked for: the asked topic without the context a definition question sets it in
+    #: (:func:`asked_name`); what a near miss says the glossary has no entry for.
+    term: str
+    #: ``term`` casefolded, without the punctuation around it: compared with whole entry names.
     name: str
+    #: The name asked's content words and every word ("attention", of "what is attention in neural
+    #: networks"): the term a question longer than a bare term asks for.
+    name_words: tuple[str, ...]
+    name_tokens: tuple[str, ...]
     #: Hinglish rendered in English ("loss kyu badhta hai" -> "loss increase"); search uses it for
     #: Hinglish text only.
     english: str
@@ -90,6 +96,8 @@ def read(text: str) -> Reading:
     topic = strip_scaffolding(text)
     asked = asked_topic(text)
     hinglish_words = [w for w in words if w not in FUNCTION_WORDS]
+    term = asked_name(text, asked)
+    name = normalise(term.strip(_AROUND_NAME))
     return Reading(
         text=text,
         lang=detect_lang(text),
@@ -98,7 +106,10 @@ def read(text: str) -> Reading:
         words=tuple(words),
         topic_words=tuple(content_tokens(asked)),
         asked_tokens=tuple(tokens(asked)),
-        name=normalise(asked_name(text, asked).strip(_AROUND_NAME)),
+        term=term,
+        name=name,
+        name_words=tuple(content_tokens(name)),
+        name_tokens=tuple(tokens(name)),
         english=to_english(text),
         hinglish_words=tuple(hinglish_words),
         glosses=tuple(gloss(hinglish_words)),

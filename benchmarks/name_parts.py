@@ -1,0 +1,93 @@
+"""``python -m benchmarks.name_parts [--views DIR] [--out benchmarks/NAME_PARTS.json]``: terms a
+glossary has no entry for, asked as a word of a longer name ("what is attention" beside
+FlashAttention, "what is rate" beside Learning rate), bare and with the context a definition question
+sets a term in ("what is attention in neural networks"); and the glossary's own names asked with
+that context, which must still be answered.
+
+The reply to such a word should say the glossary has no entry for it and offer the closest entries:
+answered with the longer name's card, it reads as if the glossary defined the word. Each word of two
+or more of a dev view's names' words (``MIN_LETTERS`` letters or more) that is no entry's name and
+no word of another entry's name is asked in each frame of ``FRAMES``; each name (``frames.names``) in
+the frames that set a context. Nothing here is written for a glossary: the words are its own names'.
+
+Per frame, pooled over the views (``benchmarks.dev_views.views``), of ``bot.retrieve``'s decisions:
+for parts ``asked``, ``no_entry`` (declined as a term the glossary lacks) and ``answered`` (not
+declined); for names ``asked``, ``answered_right`` (not declined, the name's entry first) and
+``no_entry``.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import regex
+
+from benchmarks.dev_views import arguments, pooled, record, views
+from benchmarks.frames import names
+from bot.core import GlossaryBot
+from glossary import GlossaryEntry
+
+#: The bare question, then a context after the term in each dev glossary's field.
+FRAMES = ("what is {}", "what is {} in machine learning", "what is {} in cloud systems")
+#: Shorter words are often function words or abbreviations a name spells out.
+MIN_LETTERS = 4
+_WORD = regex.compile(r"[\p{L}\p{M}]+")
+
+
+def _words(name: str) -> list[str]:
+    return [w.casefold() for w in _WORD.findall(name)]
+
+
+def parts(entries: list[GlossaryEntry]) -> list[str]:
+    """Words of one entry's longer names that name nothing: no entry's name, no other entry's word."""
+    found: set[str] = set()
+    named = {n.casefold() for e in entries for n in names(e)}
+    for entry in entries:
+        others = {w for e in entries if e.id != entry.id for n in names(e) for w in _words(n)}
+        for name in names(entry):
+            words = _words(name)
+            if len(words) > 1:
+                found |= {w for w in words if len(w) >= MIN_LETTERS and w not in named | others}
+    return sorted(found)
+
+
+def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
+    """Per frame, the counts of the module's docstring, parts and names in rows of their own."""
+    counts: dict[str, dict[str, int]] = {}
+    for word in parts(bot.glossary.entries):
+        for frame in FRAMES:
+            found = bot.retrieve(frame.format(word))
+            row = counts.setdefault(f"part: {frame}", dict.fromkeys(("asked", "no_entry", "answered"), 0))
+            row["asked"] += 1
+            row["no_entry"] += found.no_entry
+            row["answered"] += not found.abstained
+    for entry in bot.glossary.entries:
+        for name in names(entry):
+            for frame in FRAMES[1:]:
+                found = bot.retrieve(frame.format(name))
+                row = counts.setdefault(
+                    f"name: {frame}", dict.fromkeys(("asked", "answered_right", "no_entry"), 0)
+                )
+                row["asked"] += 1
+                row["answered_right"] += not found.abstained and found.hits[0].entry.id == entry.id
+                row["no_entry"] += found.no_entry
+    return counts
+
+
+def main() -> None:
+    args = arguments(__doc__ or "")
+    runs = {
+        name: asked(GlossaryBot.load(view[0], sentences=False)) for name, view in views(args.views).items()
+    }
+    total = pooled(runs)
+    for row, count in total.items():
+        print(f"{row:42} " + "  ".join(f"{key} {n}" for key, n in count.items()))
+    if args.out is not None:
+        record(args.out, "benchmarks.name_parts", runs=runs, pooled=total)
+
+
+if __name__ == "__main__":
+    main()
