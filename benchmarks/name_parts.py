@@ -2,13 +2,15 @@
 glossary has no entry for, asked as a word of a longer name ("what is attention" beside
 FlashAttention, "what is rate" beside Learning rate), bare and with the context a definition question
 sets a term in ("what is attention in neural networks"); and the glossary's own names asked with
-that context, which must still be answered.
+that context or with a word asking which is best of them ("what is the best optimizer"), which must
+still be answered.
 
 The reply to such a word should say the glossary has no entry for it and offer the closest entries:
 answered with the longer name's card, it reads as if the glossary defined the word. Each word of two
 or more of a dev view's names' words (``MIN_LETTERS`` letters or more) that is no entry's name and
 no word of another entry's name is asked in each frame of ``FRAMES``; each name (``frames.names``) in
-the frames that set a context. Nothing here is written for a glossary: the words are its own names'.
+the frames that set a context and in ``QUALIFIED``. Nothing here is written for a glossary: the words
+are its own names'.
 
 Per frame, pooled over the views (``benchmarks.dev_views.views``), of ``bot.retrieve``'s decisions:
 for parts ``asked``, ``no_entry`` (declined as a term the glossary lacks) and ``answered`` (not
@@ -32,6 +34,8 @@ from glossary import GlossaryEntry
 
 #: The bare question, then a context after the term in each dev glossary's field.
 FRAMES = ("what is {}", "what is {} in machine learning", "what is {} in cloud systems")
+#: A name asked with a word that asks which is best of it, in English, Hindi and Hinglish.
+QUALIFIED = ("what is the best {}", "what is a good {}", "सबसे अच्छा {} क्या है", "{} ka sahi matlab kya hai")
 #: Shorter words are often function words or abbreviations a name spells out.
 MIN_LETTERS = 4
 _WORD = regex.compile(r"[\p{L}\p{M}]+")
@@ -66,7 +70,7 @@ def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
             row["answered"] += not found.abstained
     for entry in bot.glossary.entries:
         for name in names(entry):
-            for frame in FRAMES[1:]:
+            for frame in (*FRAMES[1:], *QUALIFIED):
                 found = bot.retrieve(frame.format(name))
                 row = counts.setdefault(
                     f"name: {frame}", dict.fromkeys(("asked", "answered_right", "no_entry"), 0)

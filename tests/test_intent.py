@@ -74,6 +74,7 @@ def _entry(entry_id: str, term: str, *aliases: str) -> GlossaryEntry:
         ("what is attention in neural networks", "FlashAttention", (), True),
         ("what is flash attention in neural networks", "FlashAttention", ("flash attention",), False),
         ("what is over-fitting in deep learning", "Overfitting", ("over-fitting",), False),
+        ("what is the best attention", "FlashAttention", (), True),
         ("what is fitting in deep learning models", "Overfitting", ("over-fitting",), True),
     ],
 )
@@ -90,6 +91,12 @@ def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], e
         ("what is batch normalization", "Batch", True),
         ("what is batch normalization in deep learning", "Batch", True),
         ("what is a batch in deep learning", "Batch", False),
+        # a word asking which is best of a term asks about it, not for another term
+        ("what is the best optimizer", "Optimizer", False),
+        ("सबसे अच्छा optimizer क्या है", "Optimizer", False),
+        ("what is the best normalization", "Batch", True),
+        # counted with its qualifier, a longer question is no bare term: the confidence decides
+        ("what is a good optimizer for transformers", "ZeRO", False),
     ],
 )
 def test_a_bare_term_names_another_term_only_when_no_spelling_of_its_words_is_in_the_name(

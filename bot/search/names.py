@@ -22,7 +22,7 @@ from bot.search.lexical import MIN_FUZZY_LEN, entry_names, romanized, script_of
 from bot.search.skeleton import MIN_SKELETON, skeleton
 from bot.understand.cues import OPPOSITE_WORDS
 from bot.understand.query import Reading, reading_of
-from bot.understand.text import content_tokens, normalise, tokens
+from bot.understand.text import TERM_QUALIFIERS, content_tokens, normalise, tokens
 from glossary import Glossary, GlossaryEntry
 
 
@@ -155,9 +155,20 @@ def bare_term(reading: Reading) -> tuple[tuple[str, ...], tuple[str, ...]]:
     that is longer than a bare term, the name asked without the context a definition question sets it
     in ("attention", of "what is attention in neural networks", which was answered with
     FlashAttention's card as if the glossary defined attention)."""
-    if len(reading.topic_words) <= BARE_TERM_WORDS:
-        return reading.topic_words, reading.asked_tokens
-    return reading.name_words, reading.name_tokens
+    words, every_word = (
+        (reading.topic_words, reading.asked_tokens)
+        if len(reading.topic_words) <= BARE_TERM_WORDS
+        else (reading.name_words, reading.name_tokens)
+    )
+    if len(words) > BARE_TERM_WORDS:  # counted with its qualifiers: a longer question is no bare term
+        return (), ()
+    return _unqualified(words), _unqualified(every_word)
+
+
+def _unqualified(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` without those that ask which is best or usual of a term ("the best optimizer" asks
+    about Optimizer; "no entry for best optimizer" above it was wrong)."""
+    return tuple(w for w in words if w not in TERM_QUALIFIERS)
 
 
 def _shares_a_script(words: Sequence[str], entry: GlossaryEntry) -> bool:
@@ -338,7 +349,7 @@ def only_part_of_name(question: Reading | str, entry: GlossaryEntry) -> bool:
     words, every_word = bare_term(reading)
     if not 0 < len(words) <= BARE_TERM_WORDS:
         return False
-    if words != reading.topic_words and not _shares_a_script(words, entry):
+    if len(reading.topic_words) > BARE_TERM_WORDS and not _shares_a_script(words, entry):
         # a word compared with a name in another script by its romanized sound is a loose match
         # ("bacth" in मिनी-बैच), and asked in a context the question is less surely a bare term
         return False

@@ -48,6 +48,9 @@ _HINDI_TOPICAL = frozenset({"वर्ग", "घर"})
 HINDI_STOP_WORDS = _LISTS["hindi_stop_words"] | (frozenset(stopwordsiso.stopwords("hi")) - _HINDI_TOPICAL)
 #: Words that carry no topic: question scaffolding in English, romanized Hindi and Hindi.
 STOP_WORDS = HINGLISH_WORDS | _LISTS["english_stop_words"] | HINDI_STOP_WORDS
+#: Words that ask which is best or usual of a term, not for another term ("the best optimizer"): a
+#: bare-term check leaves them out. Search still reads them.
+TERM_QUALIFIERS = _LISTS["term_qualifiers"]
 
 #: The names of the two languages an asker may ask the answer in.
 LANGUAGE_NAMES: dict[Side, tuple[str, ...]] = {
