@@ -1,9 +1,9 @@
 """``python -m benchmarks.name_parts [--views DIR] [--out benchmarks/NAME_PARTS.json]``: terms a
 glossary has no entry for, asked as a word of a longer name ("what is attention" beside
 FlashAttention, "what is rate" beside Learning rate), bare and with the context a definition question
-sets a term in ("what is attention in neural networks"); and the glossary's own names asked with
-that context or with a word asking which is best of them ("what is the best optimizer"), which must
-still be answered.
+sets a term in ("what is attention in neural networks", "ML me attention kya hai"); and the
+glossary's own names asked with that context or with a word asking which is best of them ("what is
+the best optimizer"), which must still be answered.
 
 The reply to such a word should say the glossary has no entry for it and offer the closest entries:
 answered with the longer name's card, it reads as if the glossary defined the word. Each word of two
@@ -32,8 +32,15 @@ from benchmarks.frames import names
 from bot.core import GlossaryBot
 from glossary import GlossaryEntry
 
-#: The bare question, then a context after the term in each dev glossary's field.
-FRAMES = ("what is {}", "what is {} in machine learning", "what is {} in cloud systems")
+#: The bare question, then a context around the term in each dev glossary's field: after it in
+#: English, before it in Hinglish and Hindi.
+FRAMES = (
+    "what is {}",
+    "what is {} in machine learning",
+    "what is {} in cloud systems",
+    "machine learning me {} kya hai",
+    "क्लाउड सिस्टम में {} क्या है",
+)
 #: A name asked with a word that asks which is best of it, in English, Hindi and Hinglish.
 QUALIFIED = ("what is the best {}", "what is a good {}", "सबसे अच्छा {} क्या है", "{} ka sahi matlab kya hai")
 #: Shorter words are often function words or abbreviations a name spells out.

@@ -148,7 +148,14 @@ def test_a_sure_ranking_is_answered_whatever_words_ride_along_with_the_name(bot)
 
 @pytest.mark.model
 @pytest.mark.parametrize(
-    "question", ["what is batch normalization", "what is attention", "what is attention in neural networks"]
+    "question",
+    [
+        "what is batch normalization",
+        "what is attention",
+        "what is attention in neural networks",
+        "neural networks me attention kya hai",
+        "न्यूरल नेटवर्क में attention क्या है",
+    ],
 )
 def test_search_declines_a_term_the_glossary_has_no_entry_for_as_the_answer_does(bot, question) -> None:
     """The chat says "no entry for X" (a near miss); search and evaluation said the glossary covered
@@ -193,6 +200,11 @@ def test_problem_question_lists_the_entries_whose_text_addresses_it(bot) -> None
         ("define overfitting in simple words", "overfitting"),
         ("what is the role of dropout in regularization", None),  # a longer head names no entry
         ("how does dropout work in training", None),  # no definition question: its whole topic
+        # Hinglish and Hindi set the context first: X after the last "me" / "में"
+        ("deep learning me dropout kya hota hai", "dropout"),
+        ("neural networks mein overfitting ka matlab kya hai", "overfitting"),
+        ("डीप लर्निंग में ड्रॉपआउट क्या है?", "dropout"),
+        ("training me random neurons band kar dena kya kehlata hai", None),  # no definition frame
     ],
 )
 def test_a_definition_question_names_its_topic_without_the_context_it_is_set_in(question, entry_id):

@@ -214,6 +214,14 @@ def asked_topic(text: str) -> str:
 #: X is asked about ("what is a service in cloud native terms"), and X alone is the name asked.
 _DEFINITION = regex.compile(r"(?i)^\s*(?:what\s+(?:is|are)|what'?s|define|explain)\b")
 _IN_CONTEXT = regex.compile(r"(?i)\s+in(?:\s+|$)")
+#: A Hindi or Hinglish definition question puts the context first and its scaffolding last ("ML me
+#: X kya hai", "मशीन लर्निंग में X का मतलब क्या है"): X, after the last "me"/"में", is the name asked.
+_HINDI_DEFINITION = regex.compile(
+    r"(?i)(?:\b(?:ka|ki|ke)\s+(?:matlab|arth)\s+|(?:का|की|के)\s+(?:मतलब|अर्थ)\s+)?"
+    r"(?:\bkya\s+(?:hai|hain|h|hota\s+hai|hoti\s+hai|hote\s+hain?)|क्या\s+(?:है|हैं|होता\s+है|होती\s+है|होते\s+हैं))"
+    r"[\s?？।.!]*$"
+)
+_IN_CONTEXT_BEFORE = regex.compile(r"(?i)\s(?:me|mein|mai|में)\s")
 
 
 def asked_name(text: str, asked: str) -> str:
@@ -225,6 +233,10 @@ def asked_name(text: str, asked: str) -> str:
         head = _IN_CONTEXT.split(asked, maxsplit=1)[0].strip(_AROUND_TOPIC)
         if head:
             return head
+    elif _HINDI_DEFINITION.search(text):
+        tail = _IN_CONTEXT_BEFORE.split(f" {asked} ")[-1].strip(_AROUND_TOPIC)
+        if tail:
+            return tail
     return asked
 
 
