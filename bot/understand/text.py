@@ -217,8 +217,7 @@ _IN_CONTEXT = regex.compile(r"(?i)\s+in(?:\s+|$)")
 #: A Hindi or Hinglish definition question puts the context first and its scaffolding last ("ML me
 #: X kya hai", "मशीन लर्निंग में X का मतलब क्या है"): X, after the last "me"/"में", is the name asked.
 _HINDI_DEFINITION = regex.compile(
-    r"(?i)(?:\b(?:ka|ki|ke)\s+(?:matlab|arth)\s+|(?:का|की|के)\s+(?:मतलब|अर्थ)\s+)?"
-    r"(?:\bkya\s+(?:hai|hain|h|hota\s+hai|hoti\s+hai|hote\s+hain?)|क्या\s+(?:है|हैं|होता\s+है|होती\s+है|होते\s+हैं))"
+    r"(?i)(?:\bkya\s+(?:hai|hain|h|hota\s+hai|hoti\s+hai|hote\s+hain?)|क्या\s+(?:है|हैं|होता\s+है|होती\s+है|होते\s+हैं))"
     r"[\s?？।.!]*$"
 )
 _IN_CONTEXT_BEFORE = regex.compile(r"(?i)\s(?:me|mein|mai|में)\s")
@@ -226,7 +225,8 @@ _IN_CONTEXT_BEFORE = regex.compile(r"(?i)\s(?:me|mein|mai|में)\s")
 
 def asked_name(text: str, asked: str) -> str:
     """The name ``text`` asks for, from its asked topic (:func:`asked_topic`): the topic without the
-    context a definition question sets it in ("service", not "service in cloud native terms"). Only
+    context a definition question sets it in ("service", not "service in cloud native terms"; in
+    Hinglish and Hindi the context comes first: "dropout", of "deep learning me dropout kya hai"). Only
     a question that is wholly an entry's name is answered by name, so a longer head ("the role of
     dropout") names nothing and changes nothing."""
     if _DEFINITION.match(text):
