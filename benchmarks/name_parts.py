@@ -33,13 +33,14 @@ from bot.core import GlossaryBot
 from glossary import GlossaryEntry
 
 #: The bare question, then a context around the term in each dev glossary's field: after it in
-#: English, before it in Hinglish and Hindi.
+#: English, before it in Hinglish and Hindi, and after it in English words in a Hinglish frame.
 FRAMES = (
     "what is {}",
     "what is {} in machine learning",
     "what is {} in cloud systems",
     "machine learning me {} kya hai",
     "क्लाउड सिस्टम में {} क्या है",
+    "{} in cloud systems kya hota hai",
 )
 #: A name asked with a word that asks which is best of it, in English, Hindi and Hinglish.
 QUALIFIED = ("what is the best {}", "what is a good {}", "सबसे अच्छा {} क्या है", "{} ka sahi matlab kya hai")

@@ -155,6 +155,7 @@ def test_a_sure_ranking_is_answered_whatever_words_ride_along_with_the_name(bot)
         "what is attention in neural networks",
         "neural networks me attention kya hai",
         "न्यूरल नेटवर्क में attention क्या है",
+        "attention in neural networks kya hai",
     ],
 )
 def test_search_declines_a_term_the_glossary_has_no_entry_for_as_the_answer_does(bot, question) -> None:
@@ -205,6 +206,7 @@ def test_problem_question_lists_the_entries_whose_text_addresses_it(bot) -> None
         ("neural networks mein overfitting ka matlab kya hai", "overfitting"),
         ("डीप लर्निंग में ड्रॉपआउट क्या है?", "dropout"),
         ("training me random neurons band kar dena kya kehlata hai", None),  # no definition frame
+        ("dropout in neural networks kya hota hai", "dropout"),  # English words in a Hinglish frame
     ],
 )
 def test_a_definition_question_names_its_topic_without_the_context_it_is_set_in(question, entry_id):
