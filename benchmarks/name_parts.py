@@ -55,14 +55,20 @@ def _words(name: str) -> list[str]:
 
 def parts(entries: list[GlossaryEntry]) -> list[str]:
     """Words of one entry's longer names that name nothing: no entry's name, no other entry's word."""
-    found: set[str] = set()
     named = {n.casefold() for e in entries for n in names(e)}
+    owners: dict[str, set[str]] = {}
     for entry in entries:
-        others = {w for e in entries if e.id != entry.id for n in names(e) for w in _words(n)}
         for name in names(entry):
-            words = _words(name)
-            if len(words) > 1:
-                found |= {w for w in words if len(w) >= MIN_LETTERS and w not in named | others}
+            for word in _words(name):
+                owners.setdefault(word, set()).add(entry.id)
+    found = {
+        word
+        for entry in entries
+        for name in names(entry)
+        if len(words := _words(name)) > 1
+        for word in words
+        if len(word) >= MIN_LETTERS and word not in named and owners[word] == {entry.id}
+    }
     return sorted(found)
 
 

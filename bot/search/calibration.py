@@ -265,7 +265,7 @@ def _in_scope(z: np.ndarray, inside: np.ndarray, scale: Standard, borrowed: tran
     questions asked across scripts, weighed together as ``ACROSS_WEIGHT`` of the in-scope pseudo-questions.
     Only those: the other borrowed rows, in the answer-or-decline model, took CNCF's out-of-scope
     declines from 0.750 to 0.417 (real questions are looser than pseudo ones)."""
-    lent = np.asarray(borrowed.z, dtype=np.float64).reshape(-1, len(FEATURES))[:, IN_SCOPE_FEATURES]
+    lent = _lent(borrowed, IN_SCOPE_FEATURES)
     across = np.asarray(borrowed.inside, dtype=bool) & np.asarray(borrowed.across, dtype=bool)
     n = int(across.sum())
     if not n:
@@ -274,6 +274,12 @@ def _in_scope(z: np.ndarray, inside: np.ndarray, scale: Standard, borrowed: tran
     labels = np.concatenate([inside.astype(int), np.ones(n, dtype=int)])
     weights = np.concatenate([np.ones(len(z)), np.full(n, ACROSS_WEIGHT * inside.sum() / n)])
     return Logistic.fit_standardised(rows, labels, scale, weights)
+
+
+def _lent(borrowed: transfer.Borrowed, columns: list[int]) -> np.ndarray:
+    """The borrowed rows' features that one model reads: they carry every feature, shipped once for
+    both models."""
+    return np.asarray(borrowed.z, dtype=np.float64).reshape(-1, len(FEATURES))[:, columns]
 
 
 def _confidence(
@@ -293,8 +299,7 @@ def _confidence(
     readings = [done.readings[i] for i in reworded]
     verbatim = ask(retriever, [whole], again, readings, done.vectors[reworded], [done.options])
     xv, _, right_v = labelled(verbatim, done.options)
-    # the borrowed rows carry every feature (they are shipped once for both models): the confidence's own
-    lent = np.asarray(borrowed.z, dtype=np.float64).reshape(-1, len(FEATURES))[:, CONFIDENCE_FEATURES]
+    lent = _lent(borrowed, CONFIDENCE_FEATURES)
     rows = np.vstack([np.vstack([z, scale.apply(xv)])[:, CONFIDENCE_FEATURES], lent])
     labels = np.concatenate([right, right_v, np.asarray(borrowed.right, dtype=bool)]).astype(int)
     fitted = Logistic.fit_standardised(rows, labels, scale.of_columns(CONFIDENCE_FEATURES))
