@@ -39,8 +39,10 @@ import regex
 from benchmarks.dev_views import arguments, pooled, record, views
 from bot.core import GlossaryBot
 from bot.reply.answer import Answer
+from bot.search.lexical import entry_text
 from bot.search.pseudo import core_name
 from bot.understand.dialogue import CITED_KEY
+from bot.understand.text import STOP_WORDS, tokens
 from glossary import GlossaryEntry
 
 #: Frames for any name, in English, Hinglish and Hindi; the first is the bare question the others
@@ -180,6 +182,44 @@ def pluralized(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     return {PLURAL: count}
 
 
+#: The row of names with a word typed as two ("over fitting").
+SPACED = 'a word typed as two ("over fitting")'
+#: The shortest half of a word typed as two ("warm up").
+MIN_HALF = 2
+
+
+def spaced(name: str, vocabulary: frozenset[str]) -> str | None:
+    """``name`` with its first word that splits into two words of ``vocabulary`` typed as those two,
+    split where the halves are most even ("overfitting" -> "over fitting", "checkpoint" -> "check
+    point"), or None when no word of it splits so."""
+    words = name.split(" ")
+    for i, word in enumerate(words):
+        if not word[1:].islower():  # an abbreviation ("DBaaS") is not typed apart
+            continue
+        cuts = [
+            c
+            for c in range(MIN_HALF, len(word) - MIN_HALF + 1)
+            if word[:c].casefold() in vocabulary and word[c:].casefold() in vocabulary
+        ]
+        if cuts:
+            cut = max(cuts, key=lambda c: min(c, len(word) - c))
+            return " ".join([*words[:i], word[:cut], word[cut:], *words[i + 1 :]])
+    return None
+
+
+def split(bot: GlossaryBot) -> dict[str, dict[str, int]]:
+    """Each name in Latin letters with a word typed as two words of the glossary's own text or stop
+    words ("what is over fitting"): the same figures as a typo's, in one row (``SPACED``); it should
+    be an exact match."""
+    vocabulary = frozenset(t for e in bot.glossary.entries for t in tokens(entry_text(e))) | STOP_WORDS
+    count = dict.fromkeys(TYPO_FIGURES, 0)
+    for entry in bot.glossary.entries:
+        for name in names(entry):
+            if name.isascii() and (text := spaced(name, vocabulary)) is not None:
+                _count(count, bot.answer(f"what is {text}"), entry)
+    return {SPACED: count}
+
+
 #: Frames that ask for two names at once (a list, a choice, one set against another), and
 #: conversations whose last message compares what the earlier ones asked ("how is it different from
 #: Y" after "what is X"; "difference?" after X and Y); each should end with both side by side.
@@ -277,7 +317,7 @@ def typo_table(total: dict[str, dict[str, int]]) -> str:
         '| asked with | asked | answered right | no entry | "did you mean" | "exact match" |',
         "|---|---|---|---|---|---|",
     ]
-    for kind in (*TYPOS, PLURAL):
+    for kind in (*TYPOS, PLURAL, SPACED):
         c = total[kind]
         shares = [f"{c[k] / c['asked']:.3f}" for k in TYPO_FIGURES[1:]]
         lines.append(f"| {kind} | {c['asked']} | " + " | ".join(shares) + " |")
@@ -296,7 +336,7 @@ def main() -> None:
     args = arguments(__doc__ or "")
     bots = {name: GlossaryBot.load(view[0], sentences=False) for name, view in views(args.views).items()}
     runs = {name: asked(bot) for name, bot in bots.items()}
-    typos = {name: typed(bot) | pluralized(bot) for name, bot in bots.items()}
+    typos = {name: typed(bot) | pluralized(bot) | split(bot) for name, bot in bots.items()}
     pairs = {name: paired(bot) for name, bot in bots.items()}
     total, typos_total, pairs_total = pooled(runs), pooled(typos), pooled(pairs)
     print(table(total), typo_table(typos_total), pair_table(pairs_total), sep="\n\n")

@@ -12,6 +12,10 @@ no word of another entry's name is asked in each frame of ``FRAMES``; each name 
 the frames that set a context and in ``QUALIFIED``. Nothing here is written for a glossary: the words
 are its own names'.
 
+Last, each view is asked the other dev glossary's names it has none of ("what is Canary Deployment"
+of the bundled ML glossary, "Gradient clipping kya hai" of CNCF), in ``OTHER_FIELD``: terms of
+another field, by their number of content words, which should be declined, best as no entry.
+
 Per frame, pooled over the views (``benchmarks.dev_views.views``), of ``bot.retrieve``'s decisions:
 for parts ``asked``, ``no_entry`` (declined as a term the glossary lacks) and ``answered`` (not
 declined); for names ``asked``, ``answered_right`` (not declined, the name's entry first) and
@@ -27,10 +31,11 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import regex
 
-from benchmarks.dev_views import arguments, pooled, record, views
+from benchmarks.dev_views import CNCF, arguments, pooled, record, views
 from benchmarks.frames import names
 from bot.core import GlossaryBot
-from glossary import GlossaryEntry
+from bot.understand.text import content_tokens
+from glossary import Glossary, GlossaryEntry, load_glossary
 
 #: The bare question, then a context around the term in each dev glossary's field: after it in
 #: English, before it in Hinglish and Hindi, and after it in English words in a Hinglish frame.
@@ -44,6 +49,10 @@ FRAMES = (
 )
 #: A name asked with a word that asks which is best of it, in English, Hindi and Hinglish.
 QUALIFIED = ("what is the best {}", "what is a good {}", "सबसे अच्छा {} क्या है", "{} ka sahi matlab kya hai")
+#: Frames the other dev glossary's names are asked in: a term of another field, which this one lacks.
+OTHER_FIELD = ("what is {}", "{} kya hai")
+#: Names of this many content words or more are counted in one row.
+LONGEST_COUNTED = 4
 #: Shorter words are often function words or abbreviations a name spells out.
 MIN_LETTERS = 4
 _WORD = regex.compile(r"[\p{L}\p{M}]+")
@@ -95,10 +104,41 @@ def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     return counts
 
 
+def other_field(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, int]]:
+    """The other field's names this glossary has none of, per frame of ``OTHER_FIELD``, in a row for
+    names of each length up to ``LONGEST_COUNTED`` content words (longer ones in the last): asked,
+    declined as no entry, and answered."""
+    named = {n.casefold() for e in bot.glossary.entries for n in names(e)}
+    counts = {
+        (length, frame): dict.fromkeys(("asked", "no_entry", "answered"), 0)
+        for length in range(1, LONGEST_COUNTED + 1)
+        for frame in OTHER_FIELD
+    }
+    for name in sorted({n for e in elsewhere.entries for n in names(e)} - named, key=str.casefold):
+        length = min(len(content_tokens(name)), LONGEST_COUNTED)
+        for frame in OTHER_FIELD:
+            found = bot.retrieve(frame.format(name))
+            row = counts.get((length, frame))
+            if row is None:  # a name of no content words ("IT"): no term to count
+                continue
+            row["asked"] += 1
+            row["no_entry"] += found.no_entry
+            row["answered"] += not found.abstained
+    return {_other_row(length, frame): row for (length, frame), row in counts.items()}
+
+
+def _other_row(length: int, frame: str) -> str:
+    words = f"{length}+ words" if length == LONGEST_COUNTED else f"{length} word{'s' * (length > 1)}"
+    return f"other field's name of {words}: {frame}"
+
+
 def main() -> None:
     args = arguments(__doc__ or "")
+    fields = {"bundled": load_glossary(), "cncf": load_glossary([CNCF / "glossary.yaml"])}
     runs = {
-        name: asked(GlossaryBot.load(view[0], sentences=False)) for name, view in views(args.views).items()
+        name: asked(bot := GlossaryBot.load(view[0], sentences=False))
+        | other_field(bot, fields["bundled" if name.startswith("cncf") else "cncf"].without_project_extras())
+        for name, view in views(args.views).items()
     }
     total = pooled(runs)
     for row, count in total.items():

@@ -10,7 +10,7 @@ import pytest
 
 from bot.search.calibration import SURE
 from bot.search.faq import FAQ_MATCH, FaqIndex
-from bot.search.names import named_entry, names_other_term, only_part_of_name
+from bot.search.names import defines_other_term, named_entry, names_other_term, only_part_of_name
 from bot.understand.cues import is_how_to
 from glossary import GlossaryEntry
 
@@ -97,12 +97,37 @@ def test_only_part_of_name(question: str, term: str, aliases: tuple[str, ...], e
         ("what is the best normalization", "Batch", True),
         # counted with its qualifier, a longer question is no bare term: the confidence decides
         ("what is a good optimizer for transformers", "ZeRO", False),
+        # a word typed as two is the name's word
+        ("what is check point", "Checkpoint", False),
+        ("what is a blue check", "Checkpoint", True),
     ],
 )
 def test_a_bare_term_names_another_term_only_when_no_spelling_of_its_words_is_in_the_name(
     question: str, term: str, expected: bool
 ) -> None:
     assert names_other_term(question, _entry("x", term)) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "term", "expected"),
+    [
+        ("what is blue green deployment", "Canary Deployment", True),
+        ("blue green deployment kya hota hai", "Canary Deployment", True),
+        ("what is Zero Trust Architecture", "Zero Redundancy Optimizer (ZeRO)", True),
+        ("what is large batch size", "Batch size", False),  # one word more than the name: a kind of it
+        ("what is a training check point", "Training checkpoint", False),  # a word typed as two
+        ("why do we use learning rate warmup", "Warmup", False),  # no definition question
+        ("what is blue deployment", "Canary Deployment", False),  # a bare term: names_other_term's
+        # a stop word joins the words: more than a term is asked
+        ("what is VRAM and why does it limit training", "Video memory (VRAM)", False),
+        ("microservices architecture के फायदे क्या हैं?", "Microservices", False),
+        ("what is the best warmup schedule", "Warmup", False),  # which is best: the confidence decides
+    ],
+)
+def test_a_definition_questions_three_word_term_with_two_words_not_the_name_is_another_term(
+    question: str, term: str, expected: bool
+) -> None:
+    assert defines_other_term(question, _entry("x", term)) is expected
 
 
 def _hindi_only_entry(entry_id: str, term: str) -> GlossaryEntry:
@@ -156,6 +181,8 @@ def test_a_sure_ranking_is_answered_whatever_words_ride_along_with_the_name(bot)
         "neural networks me attention kya hai",
         "न्यूरल नेटवर्क में attention क्या है",
         "attention in neural networks kya hai",
+        "what is Zero Trust Architecture",  # ZeRO first, at a confidence of 1.0
+        "zero trust architecture kya hai",
     ],
 )
 def test_search_declines_a_term_the_glossary_has_no_entry_for_as_the_answer_does(bot, question) -> None:

@@ -92,9 +92,9 @@ REACHED_DECISION = {
     "bundled-no-extras": (1.0, 0.036, 0.053),
     "bundled-en": (1.0, 0.055, 0.05),
     "bundled-hi": (0.867, 0.036, 0.143),
-    "cncf-hi": (0.833, 0.011, 0.056),
-    "cncf-hi-en": (0.833, 0.034, 0.067),
-    "cncf-hi-hi": (0.833, 0.0, 0.107),
+    "cncf-hi": (0.917, 0.011, 0.056),
+    "cncf-hi-en": (0.917, 0.034, 0.067),
+    "cncf-hi-hi": (0.917, 0.0, 0.107),
 }
 
 #: view -> (in-scope replies giving the right entry, out-of-scope replies giving an entry) reached
@@ -106,8 +106,8 @@ REACHED_SHOWN = {
     "bundled-en": (0.77, 0.0),
     "bundled-hi": (0.594, 0.0),
     "cncf-hi": (0.761, 0.0),
-    "cncf-hi-en": (0.705, 0.083),
-    "cncf-hi-hi": (0.636, 0.083),
+    "cncf-hi-en": (0.705, 0.0),
+    "cncf-hi-hi": (0.636, 0.0),
 }
 
 

@@ -19,6 +19,7 @@ from bot.search.loading import Loaded
 from bot.search.memo import memoized
 from bot.search.names import (
     antonym,
+    defines_other_term,
     is_only_name,
     named_entry,
     names_entry,
@@ -131,8 +132,8 @@ def asks_another_term(reading: Reading, entry: GlossaryEntry, confidence: float)
     The not-its-name check reads words, so it yields to a ``SURE`` confidence ("What does PEFT stand
     for" is not a name, but PEFT is what it asks); the part-of-a-name check does not, since the
     confidence is high exactly there ("what is attention": FlashAttention at 0.99 on the bundled
-    glossary)."""
-    if only_part_of_name(reading, entry):
+    glossary), nor does a definition question's three-word term (:func:`defines_other_term`)."""
+    if only_part_of_name(reading, entry) or defines_other_term(reading, entry):
         return True
     return confidence < SURE and names_other_term(reading, entry)
 

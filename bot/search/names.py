@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import pairwise
 
 import regex
 from rapidfuzz import fuzz
@@ -77,10 +78,12 @@ def sounded_entry(question: Reading | str, candidates: Sequence[GlossaryEntry]) 
     it stated too little of them (0.63 on average for English term questions asked of the bundled
     glossary's Hindi-only view, which had 96 % of them right). None when two candidates sound alike.
     A topic shorter than ``MIN_FUZZY_LEN`` letters must be the name: "ram" is one letter from "vram"."""
-    words = reading_of(question).topic_words
+    reading = reading_of(question)
+    words = reading.topic_words
     if not words:
         return None
-    asked = [_squashed(a) for a in spellings(words)]
+    # every word too: a name may split at a stop word ("over fitting" is Overfitting)
+    asked = [_squashed(a) for a in dict.fromkeys([*spellings(words), *spellings(reading.asked_tokens)])]
     bones = (script_of(" ".join(words)), skeleton(spellings(words)[-1]))
     found = {
         e.id: e
@@ -123,6 +126,10 @@ def antonym(entry: GlossaryEntry, glossary: Glossary) -> GlossaryEntry | None:
 
 #: A bare-term question ("what is X") names at most this many content words.
 BARE_TERM_WORDS = 2
+#: A definition question ("what is X", "X kya hai") names a term of at most this many content words;
+#: one more than a bare term, so a name with two words of its own that no entry has is read too
+#: ("blue green deployment", answered with Canary Deployment).
+NAMED_TERM_WORDS = 3
 #: Entries whose name forms are kept (:func:`forms_of`): those that came first for recent questions.
 NAME_FORMS_MEMORY = 4096
 #: rapidfuzz ratio from which a typed word is taken as a word of an entry's name (typos pass;
@@ -144,10 +151,47 @@ def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     romanized sound, which misses names a one-language glossary has (a Hindi-only file's "मॉडल
     पैरेललिज़्म" romanizes to "modal parelijm", not "model parallelism"), and "no entry for model
     parallelism" above that very entry is wrong. The confidence decides then."""
-    words, _ = bare_term(reading_of(question))
-    if not 0 < len(words) <= BARE_TERM_WORDS or not _shares_a_script(words, entry):
+    return _other_term(bare_term(reading_of(question))[0], entry)
+
+
+def defines_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
+    """A definition question's term of three words, two of them not ``entry``'s names' words: "what
+    is blue green deployment" answered with Canary Deployment, "what is Zero Trust Architecture"
+    with ZeRO (at a confidence of 1.0: its "zero" is the whole of a name) ask for a term the glossary
+    does not have. Unlike a bare term's check, no confidence overrules it: three plain words of a
+    definition question are the term asked, and two of them that no name of the entry has say what
+    the ranking could not."""
+    reading = reading_of(question)
+    return not bare_term(reading)[0] and _other_term(_defined_term(reading), entry)
+
+
+def _other_term(words: tuple[str, ...], entry: GlossaryEntry) -> bool:
+    """At most one of ``words`` (and not all) is a word of ``entry``'s names; one word more than the
+    name is a kind of it ("large batch size": Batch size)."""
+    if not words or not _shares_a_script(words, entry) or _spells_initials(words, entry):
         return False
-    return not (_all_in_names(words, entry) or _spells_initials(words, entry))
+    return _outside(words, name_forms(entry)) >= max(1, len(words) - 1)
+
+
+def _outside(words: Sequence[str], forms: frozenset[str]) -> int:
+    """How many of ``words`` are no word of ``forms``: two typed apart that together are one of its
+    words ("check point", of Training checkpoint) are in it."""
+    inside = [every_word_in([w], forms) for w in words]
+    form_words = {word for form in forms for word in form.split()}
+    for i, pair in enumerate(pairwise(words)):
+        if "".join(pair) in form_words:  # as typed: one letter off, "green deployment" is "deployment"
+            inside[i] = inside[i + 1] = True
+    return len(words) - sum(inside)
+
+
+def _defined_term(reading: Reading) -> tuple[str, ...]:
+    """The term a definition question of up to ``NAMED_TERM_WORDS`` words asks for ("what is blue green
+    deployment"). None for one that asks which is best (a recommendation: the confidence decides) or
+    whose words a stop word joins: that asks more than a term ("what is VRAM and why does it limit
+    training", "Microservices architecture के फायदे क्या हैं?")."""
+    words = reading.name_words
+    plain = words == _unqualified(words) and len(words) == len(reading.name_tokens)
+    return words if reading.defining and plain and len(words) <= NAMED_TERM_WORDS else ()
 
 
 def bare_term(reading: Reading) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -287,8 +331,9 @@ def names_entry(question: Reading | str, entry: GlossaryEntry) -> bool:
     """The asked topic is one of ``entry``'s names or a bracketed part of one ("vram kya hota h" and
     Video memory (VRAM)), or its plural or singular ("what are loss functions"): what an exact match
     means."""
-    asked = _key(reading_of(question).topic_words)
-    return bool(asked) and any(_same_noun(asked, _key(content_tokens(p))) for p in _name_parts(entry))
+    reading = reading_of(question)
+    asked = {_key(reading.topic_words), _key(reading.asked_tokens)} - {""}  # "over fitting": every word
+    return any(_same_noun(a, _key(content_tokens(p))) for a in asked for p in _name_parts(entry))
 
 
 #: English plural endings and the singular endings they replace ("batches", "redundancies").

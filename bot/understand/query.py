@@ -33,6 +33,7 @@ from bot.understand.text import (
     asked_name,
     asked_topic,
     content_tokens,
+    defines,
     detect_lang,
     lang_undecided,
     normalise,
@@ -71,6 +72,8 @@ class Reading:
     #: networks"): the term a question longer than a bare term asks for.
     name_words: tuple[str, ...]
     name_tokens: tuple[str, ...]
+    #: Asks what a term is (:func:`defines`): its name is the whole of what it asks.
+    defining: bool
     #: Hinglish rendered in English ("loss kyu badhta hai" -> "loss increase"); search uses it for
     #: Hinglish text only.
     english: str
@@ -110,6 +113,7 @@ def read(text: str) -> Reading:
         name=name,
         name_words=tuple(content_tokens(name)),
         name_tokens=tuple(tokens(name)),
+        defining=defines(text),
         english=to_english(text),
         hinglish_words=tuple(hinglish_words),
         glosses=tuple(gloss(hinglish_words)),

@@ -230,12 +230,17 @@ def asked_name(text: str, asked: str) -> str:
     a question that is wholly an entry's name is answered by name, so a longer head ("the role of
     dropout") names nothing and changes nothing."""
     english = _DEFINITION.match(text) is not None
-    if not english and not _HINDI_DEFINITION.search(text):
+    if not english and not defines(text):
         return asked
     if not english:  # Hinglish and Hindi set the context first ("Y me X kya hai")
         asked = _IN_CONTEXT_BEFORE.split(f" {asked} ")[-1].strip(_AROUND_TOPIC) or asked
     # English sets it after, in an English frame or a Hinglish one ("attention in transformers kya hai")
     return _IN_CONTEXT.split(asked, maxsplit=1)[0].strip(_AROUND_TOPIC) or asked
+
+
+def defines(text: str) -> bool:
+    """``text`` asks what a term is ("what is X", "X kya hai", "X का मतलब क्या है"), not something of it."""
+    return _DEFINITION.match(text) is not None or _HINDI_DEFINITION.search(text) is not None
 
 
 def side(lang: Lang) -> Side:
