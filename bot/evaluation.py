@@ -302,10 +302,15 @@ SUMMARY_LANGS = ("en", "hi", "hinglish", "mixed")
 
 
 def summary_row(m: dict[str, Metrics]) -> dict[str, float | None]:
-    """One evaluation's headline figures: overall, and R@1 per asker's language."""
+    """One evaluation's headline figures: overall, R@1 per asker's language, and of descriptions (the
+    README's first table reads R@5, MRR and those from the same record)."""
     overall = m["overall"]
+    described = m.get("style:descriptive")
     row: dict[str, float | None] = {
         "recall_at_1": overall.recall_at_1,
+        "recall_at_5": overall.recall_at_5,
+        "mrr": overall.mrr,
+        "recall_at_1_descriptive": described.recall_at_1 if described else None,
         "out_declined": overall.out_abstained,
         "in_declined": overall.in_abstained,
         "answered_right": overall.answered_right,

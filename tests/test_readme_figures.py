@@ -223,6 +223,34 @@ def test_the_readme_shows_each_views_recorded_figures(view):
     assert f"`{VIEWS['command']}`" in README
 
 
+#: The first evaluation table's rows: its name for a view, then what each column shows of its record.
+FIRST_TABLE = {
+    "bundled": "bundled",
+    "bundled-no-extras": "bundled, no paraphrases/aliases",
+    "cncf-hi": "CNCF (foreign)",
+}
+FIRST_COLUMNS = (
+    "recall_at_5",
+    "mrr",
+    "recall_at_1_en",
+    "recall_at_1_hi",
+    "recall_at_1_hinglish",
+    "recall_at_1_mixed",
+    "recall_at_1_descriptive",
+    "out_declined",
+    "in_declined",
+    "ece",
+)
+
+
+@pytest.mark.parametrize("view", list(FIRST_TABLE))
+def test_the_readme_first_evaluation_table_is_the_recorded_run(view):
+    figures = VIEWS["runs"][view]
+    cells = [f"**{figures['recall_at_1']:.3f}**"] + [f"{figures[key]:.3f}" for key in FIRST_COLUMNS]
+    row = f"| {FIRST_TABLE[view]} | " + " | ".join(cells) + " |"
+    assert row in README, f"README lacks the row of {view!r} in benchmarks/VIEWS.json: {row}"
+
+
 LOVO = json.loads((REPO / "benchmarks" / "LOVO.json").read_text(encoding="utf-8"))
 
 

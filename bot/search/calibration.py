@@ -158,12 +158,18 @@ class Calibration(BaseModel):
 
     def judge(self, ranking: Ranking, threshold: float) -> Judgement:
         """Whether to answer, and the confidence, from one reading of the ranking's features. Answer
-        when ``P(in scope)`` reaches ``threshold`` or the confidence is ``SURE``: the two models read
-        different features, and the English-only views declined "लोरा क्या है और यह कैसे काम करता है?"
-        and "नोड किसे कहते हैं?" at a confidence of 0.99, both rightly ranked."""
+        when ``P(in scope)`` reaches ``threshold``, or when the confidence is ``SURE`` for a question
+        with words in a script the glossary's languages do not use: the two models read different
+        features (the in-scope model not ``foreign_share``), and the English-only views declined
+        "लोरा क्या है और यह कैसे काम करता है?" and "नोड किसे कहते हैं?" at a confidence of 0.99, both
+        rightly ranked. Asked in the glossary's own scripts, a question the in-scope model declines is
+        declined however sure the ranking: "RAG में vector database क्यों use होता है?" got Gradient's
+        card at 0.96 from the bilingual bundled glossary, whose alias "gradient vector" alone holds
+        "vector"."""
         x = features(ranking)
         confidence = self.correct.probability(x[CONFIDENCE_FEATURES])
-        answers = self.in_scope.probability(x[IN_SCOPE_FEATURES]) >= threshold or confidence >= SURE
+        across = confidence >= SURE and ranking.foreign_share > 0
+        answers = self.in_scope.probability(x[IN_SCOPE_FEATURES]) >= threshold or across
         return Judgement(answers, confidence)
 
 

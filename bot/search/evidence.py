@@ -116,7 +116,10 @@ def retrieve(
     if sounded is not None:
         answers, confidence = True, max(confidence, SOUNDED_CONFIDENCE)
     declined = not topical or not answers
-    no_entry = not declined and first is None and asks_another_term(query.reading, hits[0].entry, confidence)
+    # a sure ranking declined as out of scope may still be a term the glossary lacks: then the reply
+    # says so and offers the closest entries, as it did when a sure ranking was answered
+    judged = topical and (answers or confidence >= SURE)
+    no_entry = judged and first is None and asks_another_term(query.reading, hits[0].entry, confidence)
     if pair is None:
         return Retrieval(
             query, hits[:k], declined or no_entry, False, confidence, ranking=ranking, no_entry=no_entry
