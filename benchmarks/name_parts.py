@@ -116,11 +116,11 @@ def other_field(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, in
     }
     for name in sorted({n for e in elsewhere.entries for n in names(e)} - named, key=str.casefold):
         length = min(len(content_tokens(name)), LONGEST_COUNTED)
+        if not length:  # a name of no content words ("IT"): no term to count
+            continue
         for frame in OTHER_FIELD:
             found = bot.retrieve(frame.format(name))
-            row = counts.get((length, frame))
-            if row is None:  # a name of no content words ("IT"): no term to count
-                continue
+            row = counts[(length, frame)]
             row["asked"] += 1
             row["no_entry"] += found.no_entry
             row["answered"] += not found.abstained

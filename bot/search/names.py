@@ -176,8 +176,8 @@ def _other_term(words: tuple[str, ...], entry: GlossaryEntry) -> bool:
 def _outside(words: Sequence[str], forms: frozenset[str]) -> int:
     """How many of ``words`` are no word of ``forms``: two typed apart that together are one of its
     words ("check point", of Training checkpoint) are in it."""
-    inside = [every_word_in([w], forms) for w in words]
-    form_words = {word for form in forms for word in form.split()}
+    form_words = _form_words(forms)
+    inside = [_word_in(w, form_words) for w in words]
     for i, pair in enumerate(pairwise(words)):
         if "".join(pair) in form_words:  # as typed: one letter off, "green deployment" is "deployment"
             inside[i] = inside[i + 1] = True
@@ -235,8 +235,17 @@ def _all_in_names(words: Sequence[str], entry: GlossaryEntry) -> bool:
 
 def every_word_in(words: Sequence[str], forms: frozenset[str]) -> bool:
     """Each word is a word of one of ``forms``, compared as typed and romanized."""
-    form_words = {word for form in forms for word in form.split()}
-    return all(any(_alike(s, n) for s in spellings([w]) for n in form_words) for w in words)
+    form_words = _form_words(forms)
+    return all(_word_in(w, form_words) for w in words)
+
+
+def _form_words(forms: frozenset[str]) -> set[str]:
+    return {word for form in forms for word in form.split()}
+
+
+def _word_in(word: str, form_words: set[str]) -> bool:
+    """``word``, as typed or romanized, is one of ``form_words``, typed with a typo or in the plural."""
+    return any(_alike(s, n) for s in spellings([word]) for n in form_words)
 
 
 def _spells_initials(words: Sequence[str], entry: GlossaryEntry) -> bool:

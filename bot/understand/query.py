@@ -99,7 +99,8 @@ def read(text: str) -> Reading:
     topic = strip_scaffolding(text)
     asked = asked_topic(text)
     hinglish_words = [w for w in words if w not in FUNCTION_WORDS]
-    term = asked_name(text, asked)
+    defining = defines(text)
+    term = asked_name(text, asked, defining)
     name = normalise(term.strip(_AROUND_NAME))
     return Reading(
         text=text,
@@ -113,7 +114,7 @@ def read(text: str) -> Reading:
         name=name,
         name_words=tuple(content_tokens(name)),
         name_tokens=tuple(tokens(name)),
-        defining=defines(text),
+        defining=defining,
         english=to_english(text),
         hinglish_words=tuple(hinglish_words),
         glosses=tuple(gloss(hinglish_words)),

@@ -223,13 +223,13 @@ _HINDI_DEFINITION = regex.compile(
 _IN_CONTEXT_BEFORE = regex.compile(r"(?i)\s(?:me|mein|mai|में)\s")
 
 
-def asked_name(text: str, asked: str) -> str:
+def asked_name(text: str, asked: str, defining: bool) -> str:
     """The name ``text`` asks for, from its asked topic (:func:`asked_topic`): the topic without the
-    context a definition question sets it in ("service", not "service in cloud native terms"; in
-    Hinglish and Hindi the context comes first: "dropout", of "deep learning me dropout kya hai"). Only
-    a question that is wholly an entry's name is answered by name, so a longer head ("the role of
-    dropout") names nothing and changes nothing."""
-    if not defines(text):
+    context a definition question (``defining``: :func:`defines`) sets it in ("service", not "service
+    in cloud native terms"; in Hinglish and Hindi the context comes first: "dropout", of "deep learning
+    me dropout kya hai"). Only a question that is wholly an entry's name is answered by name, so a
+    longer head ("the role of dropout") names nothing and changes nothing."""
+    if not defining:
         return asked
     if _DEFINITION.match(text) is None:  # Hinglish and Hindi set the context first ("Y me X kya hai")
         asked = _IN_CONTEXT_BEFORE.split(f" {asked} ")[-1].strip(_AROUND_TOPIC) or asked
