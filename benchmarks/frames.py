@@ -23,7 +23,8 @@ name whose plural adds an "s" (``PLURALIZABLE``) is asked "what are Xs", which s
 Last, ``PAIRS`` random pairs of each view's entries are asked together in each of ``PAIR_FRAMES``
 ("what are X and Y", "X ya Y kya better hai", "X vs Y", "how is X different from Y", and
 conversations: "what is X" then "how is it different from Y"): ``side_by_side`` counts the answers
-(to a conversation's last message) that set exactly those two entries side by side.
+(to a conversation's last message) that set exactly those two entries side by side and say no
+side is missing.
 """
 
 from __future__ import annotations
@@ -231,6 +232,8 @@ PAIR_FRAMES: tuple[tuple[str, ...], ...] = (
     ("{a} or {b}, which one is better?",),
     ("{a} ya {b} kya better hai",),
     ("{a} vs {b}",),
+    ("{a} vs {b}, what's the difference?",),
+    ("{a} aur {b}, kya fark hai?",),
     ("how is {a} different from {b}",),
     ("how does {a} differ from {b}",),
     ("is {a} the same as {b}",),
@@ -248,7 +251,7 @@ PAIR_FIGURES = ("asked", "side_by_side")
 #: Random pairs of entries asked per view, seeded; a name that lists things itself ("FP16 और BF16",
 #: "Training sample or example") is left out, since its words split it.
 PAIRS = 40
-_LISTING = regex.compile(r"(?i)\b(?:and|aur|or|ya|vs)\b|\bऔर\b|\bया\b|[,/&]")
+LISTING = regex.compile(r"(?i)\b(?:and|aur|or|ya|vs)\b|\bऔर\b|\bया\b|[,/&]")
 
 
 def frame_name(frame: tuple[str, ...]) -> str:
@@ -271,7 +274,7 @@ def converse(bot: GlossaryBot, messages: list[str]) -> Answer:
 
 def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     """Per pair frame: pairs asked, and answered side by side with exactly the two entries first."""
-    entries = [e for e in bot.glossary.entries if not _LISTING.search(e.term)]
+    entries = [e for e in bot.glossary.entries if not LISTING.search(e.term)]
     rng = random.Random(PAIRS)
     pairs = [rng.sample(entries, 2) for _ in range(PAIRS)]
     counts: dict[str, dict[str, int]] = {}
@@ -281,11 +284,15 @@ def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
             names = {"a": core_name(first.term), "b": core_name(second.term)}
             reply = converse(bot, [message.format(**names) for message in frame])
             count["asked"] += 1
-            count["side_by_side"] += reply.kind == "comparison" and set(reply.entry_ids[:2]) == {
-                first.id,
-                second.id,
-            }
+            count["side_by_side"] += side_by_side(reply, first, second)
     return counts
+
+
+def side_by_side(reply: Answer, *entries: GlossaryEntry) -> bool:
+    """``entries``, and nothing else, set side by side: no other entry in the table, no side said to
+    be missing (a frame's words read as a side once were: "no entry for *the*")."""
+    shown = reply.entry_ids[: len(entries)]
+    return reply.kind == "comparison" and set(shown) == {e.id for e in entries} and not reply.unnamed
 
 
 def _count(into: dict[str, int], reply: Answer, entry: GlossaryEntry) -> None:

@@ -16,15 +16,21 @@ Last, each view is asked the other dev glossary's names it has none of ("what is
 of the bundled ML glossary, "Gradient clipping kya hai" of CNCF), in ``OTHER_FIELD``: terms of
 another field, by their number of content words, which should be declined, best as no entry.
 
+And each view is asked to compare ``PAIRS`` random entries of its own with names of the other field
+("Dropout vs Canary Deployment"), in ``OTHER_SIDE``: the reply should show the entry alone and say
+the glossary has no entry for the other side, not set another entry beside it.
+
 Per frame, pooled over the views (``benchmarks.dev_views.views``), of ``bot.retrieve``'s decisions:
 for parts ``asked``, ``no_entry`` (declined as a term the glossary lacks) and ``answered`` (not
 declined); for names ``asked``, ``answered_right`` (not declined, the name's entry first) and
-``no_entry``.
+``no_entry``; for comparisons ``asked``, ``alone`` (the own entry shown alone, the other side
+said missing) and ``beside_another`` (another entry set beside it).
 """
 
 from __future__ import annotations
 
 import os
+import random
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -32,7 +38,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 import regex
 
 from benchmarks.dev_views import CNCF, arguments, pooled, record, views
-from benchmarks.frames import names
+from benchmarks.frames import LISTING, PAIRS, core_name, names
 from bot.core import GlossaryBot
 from bot.understand.text import content_tokens
 from glossary import Glossary, GlossaryEntry, load_glossary
@@ -51,6 +57,8 @@ FRAMES = (
 QUALIFIED = ("what is the best {}", "what is a good {}", "सबसे अच्छा {} क्या है", "{} ka sahi matlab kya hai")
 #: Frames the other dev glossary's names are asked in: a term of another field, which this one lacks.
 OTHER_FIELD = ("what is {}", "{} kya hai")
+#: Frames a comparison of an own entry (``a``) with the other field's name (``b``) is asked in.
+OTHER_SIDE = ("{a} vs {b}", "{a} ka {b} se kya fark hai")
 #: Names of this many content words or more are counted in one row.
 LONGEST_COUNTED = 4
 #: Shorter words are often function words or abbreviations a name spells out.
@@ -127,6 +135,29 @@ def other_field(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, in
     return {_other_row(length, frame): row for (length, frame), row in counts.items()}
 
 
+def other_side(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, int]]:
+    """``PAIRS`` random own entries each compared with a random name of the other field that this
+    glossary has none of, per frame of ``OTHER_SIDE``."""
+    named = {n.casefold() for e in bot.glossary.entries for n in names(e)}
+    lacked = sorted({core_name(e.term) for e in elsewhere.entries if not LISTING.search(e.term)})
+    lacked = [n for n in lacked if n.casefold() not in named]
+    own = [e for e in bot.glossary.entries if not LISTING.search(e.term)]
+    rng = random.Random(PAIRS)
+    pairs = [(rng.choice(own), rng.choice(lacked)) for _ in range(PAIRS)]
+    counts = {}
+    for frame in OTHER_SIDE:
+        row = counts[f"own entry against the other field's name: {frame.format(a='X', b='Y')}"] = (
+            dict.fromkeys(("asked", "alone", "beside_another"), 0)
+        )
+        for entry, name in pairs:
+            reply = bot.answer(frame.format(a=core_name(entry.term), b=name))
+            compared = reply.kind == "comparison"
+            row["asked"] += 1
+            row["alone"] += compared and reply.entry_ids == [entry.id] and reply.unnamed == [name]
+            row["beside_another"] += compared and len(reply.entry_ids) > 1
+    return counts
+
+
 def _other_row(length: int, frame: str) -> str:
     words = f"{length}+ words" if length == LONGEST_COUNTED else f"{length} word{'s' * (length > 1)}"
     return f"other field's name of {words}: {frame}"
@@ -137,7 +168,10 @@ def main() -> None:
     fields = {"bundled": load_glossary(), "cncf": load_glossary([CNCF / "glossary.yaml"])}
     runs = {
         name: asked(bot := GlossaryBot.load(view[0], sentences=False))
-        | other_field(bot, fields["bundled" if name.startswith("cncf") else "cncf"].without_project_extras())
+        | other_field(
+            bot, other := fields["bundled" if name.startswith("cncf") else "cncf"].without_project_extras()
+        )
+        | other_side(bot, other)
         for name, view in views(args.views).items()
     }
     total = pooled(runs)

@@ -19,7 +19,7 @@ from bot.reply.router import answer_lang
 from bot.reply.sources import sources_markdown
 from bot.reply.titles import document_title
 from bot.search import remedies
-from bot.search.names import is_only_name
+from bot.search.other_term import is_only_name
 from bot.search.sentences import sentence_passages
 from bot.understand.comparison import is_choice
 from bot.understand.query import understand

@@ -57,6 +57,15 @@ MAX_CHARS = 2000
         ("how is the loss different in training", None),
         ("what is dropout", None),
         ("difference of squares", None),
+        # a frame said apart from the sides is no side ("no entry for *the*" was said under the table)
+        ("dropout vs weight decay, what is the difference", ("dropout", "weight decay")),
+        ("pre-training vs fine-tuning, what's the difference?", ("pre-training", "fine-tuning")),
+        ("dropout vs weight decay, kya fark hai?", ("dropout", "weight decay")),
+        ("dropout vs weight decay - which is better?", ("dropout", "weight decay")),
+        ("dropout vs weight decay: differences?", ("dropout", "weight decay")),
+        ("what is the difference: dropout vs weight decay", ("dropout", "weight decay")),
+        ("LoRA vs PEFT — which one?", ("LoRA", "PEFT")),
+        ("mini-batch vs batch", ("mini-batch", "batch")),
     ],
 )
 def test_sides_of_a_comparison(question, sides):
@@ -186,6 +195,25 @@ def test_a_comparison_that_refers_back_compares_the_earlier_answers(bot, message
     "difference?" was declined."""
     reply = converse(bot, list(messages))
     assert reply.kind == "comparison" and reply.entry_ids[:2] == entries
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    "question",
+    ["dropout vs batch normalization", "how is dropout different from batch normalization"],
+)
+def test_a_side_the_glossary_lacks_is_said_and_not_guessed(bot, question):
+    """ "batch normalization" spells out all of Batch's name, and was set beside Dropout as Batch;
+    now Dropout is shown alone and the reply says the glossary has no entry for the other side."""
+    reply = bot.answer(question)
+    assert reply.kind == "comparison" and reply.entry_ids == ["dropout"]
+    assert "no entry for *batch normalization*" in reply.text
+
+
+@pytest.mark.model
+def test_a_frame_after_the_sides_is_not_said_to_be_missing(bot):
+    reply = bot.answer("dropout vs weight decay, what is the difference")
+    assert reply.entry_ids[:2] == ["dropout", "weight-decay"] and "no entry" not in reply.text
 
 
 @pytest.mark.model

@@ -10,7 +10,8 @@ import pytest
 
 from bot.search.calibration import SURE
 from bot.search.faq import FAQ_MATCH, FaqIndex
-from bot.search.names import defines_other_term, named_entry, names_other_term, only_part_of_name
+from bot.search.names import named_entry
+from bot.search.other_term import defines_other_term, names_another, names_other_term, only_part_of_name
 from bot.understand.cues import is_how_to
 from glossary import GlossaryEntry
 
@@ -128,6 +129,28 @@ def test_a_definition_questions_three_word_term_with_two_words_not_the_name_is_a
     question: str, term: str, expected: bool
 ) -> None:
     assert defines_other_term(question, _entry("x", term)) is expected
+
+
+@pytest.mark.parametrize(
+    ("side", "term", "expected"),
+    [
+        ("batch normalization", "Batch", True),
+        ("Agile Software Development", "Validation dataset (development set)", True),
+        ("Zero Trust Architecture", "Zero Redundancy Optimizer (ZeRO)", True),
+        ("distributed data parallel training", "Distributed training", False),  # two words of four
+        ("weight decay", "Weight decay", False),
+        ("dropuot", "Dropout", False),  # a typo
+        ("batch sizes", "Batch size", False),  # a plural
+        # courtesy that opened the question with no comma after it stays in the first side
+        ("sir dropout", "Dropout", False),
+        ("कृपया batch", "Batch", False),
+    ],
+)
+def test_a_side_names_another_term_when_its_words_are_not_the_names(
+    side: str, term: str, expected: bool
+) -> None:
+    """Whatever its length, a comparison's side is said as a name (``bot.search.evidence.named_by``)."""
+    assert names_another(side, _entry("x", term)) is expected
 
 
 def _hindi_only_entry(entry_id: str, term: str) -> GlossaryEntry:

@@ -371,3 +371,10 @@ def test_app_on_a_taken_port_exits_5(bot, monkeypatch, capsys):
             app.main()
     assert caught.value.code == ExitCode.SERVE
     assert capsys.readouterr().err.startswith(f"error: cannot serve on 127.0.0.1:{port}:")
+
+
+def test_a_terminal_control_sequence_is_cleaned_whole():
+    """Its escape character alone was dropped, and "[0m" read as a word of the question."""
+    from bot.understand.clean import clean
+
+    assert clean("batch vs epoch\x1b[0m\x1b[1;31m!", 100).text == "batch vs epoch!"

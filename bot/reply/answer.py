@@ -82,6 +82,9 @@ class Answer(BaseModel):
     #: plain-text copy (``bot.reply.ticket``) is built from, so it never has to read the markdown back.
     faq_id: str | None = None
     advice: dict[str, str] = {}
+    #: The sides of a comparison left out of its table, as asked (no entry names them, or more than
+    #: the table holds): the reply says so under it.
+    unnamed: list[str] = []
 
     @property
     def entry_ids(self) -> list[str]:

@@ -118,4 +118,4 @@ def reply(ctx: Context) -> Answer:
     answer = compare(
         found.hits, found.sides, ctx.lang, ctx.glossary, found.missing, ctx.notice, ctx.query.listing
     )
-    return answer.model_copy(update={"confidence": found.confidence})
+    return answer.model_copy(update={"confidence": found.confidence, "unnamed": list(found.missing)})

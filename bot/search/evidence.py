@@ -17,15 +17,13 @@ import numpy as np
 from bot.search.calibration import SURE
 from bot.search.loading import Loaded
 from bot.search.memo import memoized
-from bot.search.names import (
-    antonym,
+from bot.search.names import antonym, named_entry, names_entry, sounded_entry
+from bot.search.other_term import (
     defines_other_term,
     is_only_name,
-    named_entry,
-    names_entry,
+    names_another,
     names_other_term,
     only_part_of_name,
-    sounded_entry,
 )
 from bot.search.remedies import Remedy, remedies
 from bot.search.retrieval import Hit, Ranking, Retriever
@@ -151,14 +149,17 @@ def sounded_by(retriever: Retriever, ranking: Ranking, reading: Reading) -> Glos
 def named_by(retriever: Retriever, text: Reading) -> Hit | None:
     """The entry a short text names (matched lexically, no encoder call), or None: first one of the
     lexical ranking's first entries that the text names outright (:func:`names_entry`: a name, a
-    part of a bracketed one, a plural), else the first if the text spells out enough of its name. A
+    part of a bracketed one, a plural), else the first if the text spells out enough of its name
+    and is no other term (:func:`names_another`: "batch normalization" does not name Batch). A
     Hindi file's "संस्करण नियंत्रण (Version Control)" is what "संस्करण नियंत्रण" names, though it
     spells out 0.43 of it; "सीखने की दर" names Learning rate, not "परत-वार सीखने की दर क्षय"."""
     ranking = retriever.rank(text, use_dense=False)
     named = next(
         (i for i in ranking.order[:SIDE_CANDIDATES] if names_entry(text, retriever.entries[i])), None
     )
-    if named is None and ranking.name[ranking.top] < SIDE_NAME_MATCH:
+    if named is None and (
+        ranking.name[ranking.top] < SIDE_NAME_MATCH or names_another(text, retriever.entries[ranking.top])
+    ):
         return None
     return retriever.hits(ranking, 1, None if named is None else retriever.entries[named].id)[0]
 
@@ -185,7 +186,8 @@ def compared(
     earlier: Sequence[Hit] = (),
 ) -> tuple[list[Hit] | None, tuple[str, ...]]:
     """For "X vs Y (vs Z)" questions, the entry each side names (None if not a comparison), and
-    the sides that name no entry (said in the answer, never dropped silently). A ``choice`` ("X or
+    the sides that name no entry (said in the answer, never dropped silently: "X vs Y" with no Y in
+    the glossary shows X alone, saying so, not the ranking's guess at the whole). A ``choice`` ("X or
     Y", "kam ya zyada") is a comparison only when every side is an entry's name and nothing more.
     ``earlier``: what a comparison that refers back stands for, the entry of a side that is a
     pronoun (``None``) or, with no sides at all ("difference?"), every entry compared."""
@@ -207,7 +209,7 @@ def compared(
             continue
         if all(best.entry.id != p.entry.id for p in picked):
             picked.append(best)
-    if len(picked) < 2:
+    if len(picked) < 2 and not (picked and missing):
         return None, ()
     return picked[:MAX_COMPARED], (*missing, *(h.entry.term for h in picked[MAX_COMPARED:]))
 

@@ -70,7 +70,7 @@ def _entries_by_word(glossary: Glossary) -> _WordIndex:
 
 
 def _having(word: str, index: _WordIndex) -> set[int]:
-    """The entries with a word alike ``word`` as typed or romanized: every entry :func:`_alike`
+    """The entries with a word alike ``word`` as typed or romanized: every entry :func:`alike`
     may accept, and a few more that :func:`every_word_in` then turns away."""
     found = (
         key

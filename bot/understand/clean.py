@@ -9,12 +9,17 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+import regex
+
 from bot.understand.text import Lang, detect_lang
 
 #: What cleaning does with characters by Unicode category: line breaks and other controls become
 #: spaces; invisible format characters (zero-width, bidi controls, BOM, soft hyphen) and lone
 #: surrogates are dropped, so "drop\u200bout" is "dropout".
 _CLEANED = {"Cc": " ", "Zl": " ", "Zp": " ", "Cf": "", "Cs": ""}
+#: A terminal's control sequence, pasted with a question ("\x1b[0m" sets its colour back): its
+#: escape character alone would be dropped, leaving "[0m" to be read as a word.
+_TERMINAL_SEQUENCE = regex.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 #: Cleaning reads at most this many times ``max_chars`` of a question (cleaning only shortens
 #: text), so a megabyte-long question costs no more than a long one.
 _READ_FACTOR = 4
@@ -32,9 +37,10 @@ class Cleaned:
 
 
 def clean(question: str, max_chars: int) -> Cleaned:
-    """Drop control and invisible characters, collapse whitespace and cap the length."""
+    """Drop terminal control sequences, control and invisible characters, collapse whitespace and
+    cap the length."""
     head = question[: max_chars * _READ_FACTOR]
-    text = "".join(_CLEANED.get(unicodedata.category(ch), ch) for ch in head)
+    text = "".join(_CLEANED.get(unicodedata.category(ch), ch) for ch in _TERMINAL_SEQUENCE.sub("", head))
     text = " ".join(text.split())
     lang = detect_lang(text)
     if len(text) > max_chars or len(head) < len(question):

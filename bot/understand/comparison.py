@@ -33,7 +33,9 @@ _CHOICE = regex.compile(r"(?i)\b(?:or|ya)\b|\bया\b")
 #: A list of things asked at once ("what are dropout and weight decay", "X aur Y kya hai", "X, Y"):
 #: answered side by side, as a choice is, only when each is an entry's name.
 _LIST = regex.compile(r"(?i)\b(?:and|aur)\b|\bऔर\b|,")
-_SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*[/,&]\s*")
+#: What separates the sides, and a frame said apart from them ("X vs Y, what's the difference?",
+#: "X vs Y: which is better?", "X vs Y - differences?"), which :func:`_is_frame` then leaves out.
+_SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*[/,&:;]\s*|\s+[-–—]+\s+")
 _TRAILING = regex.compile(
     r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:है|hai)?$"
     r"|\s+(?:ka|ke|में|me|mein)?\s*(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:kya|क्या)?\s*(?:है|hai)?$"
@@ -42,6 +44,8 @@ _TRAILING = regex.compile(
     r"|,?\s+(?:कौन\s*सा\s+)?(?:बेहतर|अच्छा)\s*(?:है)?$"
 )
 _END = " ?？।.!"
+#: What a side is stripped of: the end marks, and a dash or colon left by a frame cut off after it.
+_SIDE_END = _END + ",:;-–—"
 #: How "Y se" differs: "kya fark hai", "kaise alag hai", "क्या अंतर है"; not "kya fark padta / aata /
 #: hota hai", which asks what difference Y makes.
 _DIFFERING = (
@@ -124,8 +128,16 @@ def comparison_splits(text: str) -> tuple[tuple[str, ...], ...] | None:
     if not _CUE.search(text) and not _LIST.search(text):
         return None
     core = _TRAILING.sub("", _FRAME.sub(" ", text).strip(_END))
-    listed = tuple(s.strip(_END) for s in _SPLIT.split(core) if s and s.strip(_END))
+    parts = (s.strip(_SIDE_END) for s in _SPLIT.split(core) if s)
+    listed = tuple(s for s in parts if s and not _is_frame(s))
     return (listed,) if len(listed) >= 2 else None
+
+
+def _is_frame(part: str) -> bool:
+    """A part of the question that only asks for the comparison ("what's the", "the difference",
+    "kya", "which is better"), said apart from the sides: no side, which "the glossary has no entry
+    for *the*" under the table once said it was."""
+    return set(tokens(part)) <= _BARE_WORDS
 
 
 def _set_against(text: str) -> tuple[tuple[str, str], ...] | None:

@@ -16,12 +16,19 @@ import unicodedata
 
 import regex
 
-from bot.understand.text import strip_scaffolding
+from bot.understand.text import strip_scaffolding, word_set
 
 #: How an asker may address the bot before or after a question ("sir", "bhai", "जी"). The English
 #: ones start a question only before punctuation or a frame ("Sir, what is X"): "SIR model" is a name.
 _ADDRESS_LOOSE = r"(?:ji|bhai|bro|yaar|dost|सर|जी|भाई|यार|दोस्त)"
 _ADDRESS = rf"(?:{_ADDRESS_LOOSE}|sir|madam|ma'?am|guys|मैडम)"
+#: Courtesy that may open a question with no comma after it, and so stay in a comparison's first
+#: side ("sir dropout vs weight decay", "कृपया batch vs epoch"): no word of the name it asks for
+#: (``bot.search.other_term.names_another``).
+COURTESY_WORDS = word_set(
+    "sir madam maam ji bhai bro yaar dost guys please pls plz kindly kripya kripaya "
+    "सर जी भाई यार दोस्त मैडम कृपया"
+)
 #: A greeting or an acknowledgement before a question: "hello world" is a name, so an English one
 #: needs punctuation or a question word after it; a Hindi greeting is no name's word.
 _GREETING_LOOSE = r"(?:namaste|namaskar|नमस्ते|नमस्कार)"
