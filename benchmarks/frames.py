@@ -234,6 +234,8 @@ PAIR_FRAMES: tuple[tuple[str, ...], ...] = (
     ("{a} vs {b}",),
     ("{a} vs {b}, what's the difference?",),
     ("{a} aur {b}, kya fark hai?",),
+    ("what is the relationship between {a} and {b}",),
+    ("{a} और {b} में क्या संबंध है",),
     ("how is {a} different from {b}",),
     ("how does {a} differ from {b}",),
     ("is {a} the same as {b}",),

@@ -66,6 +66,12 @@ MAX_CHARS = 2000
         ("what is the difference: dropout vs weight decay", ("dropout", "weight decay")),
         ("LoRA vs PEFT — which one?", ("LoRA", "PEFT")),
         ("mini-batch vs batch", ("mini-batch", "batch")),
+        # a relation asked between two things: both are shown side by side
+        ("what is the relationship between batch size and learning rate", ("batch size", "learning rate")),
+        ("batch size aur learning rate me kya relation hai", ("batch size", "learning rate")),
+        ("बैच आकार और सीखने की दर में क्या संबंध है", ("बैच आकार", "सीखने की दर")),
+        ("what is relation in deep learning", None),
+        ("terms related to distributed training", None),
     ],
 )
 def test_sides_of_a_comparison(question, sides):
@@ -169,6 +175,9 @@ def test_compared_before(index, question, turns, entries):
         ("सीखने की दर का PEFT से क्या अंतर है", ["learning-rate", "peft"]),
         ("PEFT का सीखने की दर से क्या अंतर है", ["peft", "learning-rate"]),
         ("बैच का विशेषज्ञों का मिश्रण से क्या अंतर है", ["batch", "mixture-of-experts"]),
+        # a relation between two terms: before, a "not sure" reply led by Layer-wise learning rate decay
+        ("batch size aur learning rate me kya relation hai", ["batch-size", "learning-rate"]),
+        ("what is the relationship between batch size and learning rate", ["batch-size", "learning-rate"]),
     ],
 )
 def test_two_names_are_answered_side_by_side(bot, question, entries):
@@ -208,6 +217,17 @@ def test_a_side_the_glossary_lacks_is_said_and_not_guessed(bot, question):
     reply = bot.answer(question)
     assert reply.kind == "comparison" and reply.entry_ids == ["dropout"]
     assert "no entry for *batch normalization*" in reply.text
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    "question", ["LoRA vs QLoRA", "QLoRA vs LoRA", "what's the difference between LoRA and QLoRA?"]
+)
+def test_a_side_only_close_to_the_name_another_side_says_is_another_term(bot, question):
+    """ "QLoRA" is one letter from LoRA; beside "LoRA" it is no typo of it. LoRA's card was the answer,
+    QLoRA never mentioned."""
+    reply = bot.answer(question)
+    assert reply.kind == "comparison" and reply.entry_ids == ["lora"] and reply.unnamed == ["QLoRA"]
 
 
 @pytest.mark.model

@@ -193,7 +193,7 @@ def compared(
     pronoun (``None``) or, with no sides at all ("difference?"), every entry compared."""
     if sides is None:
         return None, ()
-    picked: list[Hit] = [] if sides else list(earlier)
+    found: list[tuple[Reading | None, Hit]] = [(None, hit) for hit in earlier] if not sides else []
     missing: list[str] = []
     for side in sides:
         if side is None:
@@ -203,15 +203,30 @@ def compared(
             best = named_by(retriever, side)
             if choice and (best is None or not is_only_name(side, best.entry)):
                 return None, ()
-        if best is None:
-            if side is not None:
-                missing.append(side.text)
-            continue
-        if all(best.entry.id != p.entry.id for p in picked):
-            picked.append(best)
+        if best is not None:
+            found.append((side, best))
+        elif side is not None:
+            missing.append(side.text)
+    picked, unnamed = _distinct(found)
+    missing += unnamed
     if len(picked) < 2 and not (picked and missing):
         return None, ()
     return picked[:MAX_COMPARED], (*missing, *(h.entry.term for h in picked[MAX_COMPARED:]))
+
+
+def _distinct(found: Sequence[tuple[Reading | None, Hit]]) -> tuple[list[Hit], list[str]]:
+    """The entries the sides name, each once, and the sides that name no entry after all: one that
+    only comes close to the name another side says outright ("LoRA vs QLoRA": QLoRA is one letter
+    from LoRA, but no one compares a name with its own typo)."""
+    said = {hit.entry.id for side, hit in found if side is not None and names_entry(side, hit.entry)}
+    picked: list[Hit] = []
+    unnamed: list[str] = []
+    for side, hit in found:
+        if side is not None and hit.entry.id in said and not names_entry(side, hit.entry):
+            unnamed.append(side.text)
+        elif all(hit.entry.id != p.entry.id for p in picked):
+            picked.append(hit)
+    return picked, unnamed
 
 
 @dataclass(eq=False)

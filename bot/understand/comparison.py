@@ -19,12 +19,15 @@ from bot.understand.text import normalise, tokens, word_set
 
 _CUE = regex.compile(
     r"(?i)\b(?:vs\.?|versus|difference|differences|diff|differ|compare|comparison|farak|fark|farq|"
-    r"antar|same\s+thing|ek\s+hi|or|ya)\b|अंतर|फ़?र्क़?|फ़र्क|तुलना|एक\s+ही|\bया\b"
+    r"antar|same\s+thing|ek\s+hi|or|ya|relation|relationship|sambandh)\b|अंतर|फ़?र्क़?|फ़र्क|तुलना|"
+    r"एक\s+ही|संबंध|सम्बन्ध|\bया\b"
 )
 #: Framing around the sides, removed before splitting ("b/w" first: its slash is no separator).
 _FRAME = regex.compile(
-    r"(?i)\b(?:what(?:'s|\s+is|\s+are)\s+the\s+(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw)|"
-    r"(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw|in)|b/w|btw|compare|comparison\s+of|"
+    r"(?i)\b(?:what(?:'s|\s+is|\s+are)\s+the\s+(?:diff(?:erences?)?|difference|relation(?:ship)?s?)\s+"
+    r"(?:between|b/w|btw)|"
+    r"(?:diff(?:erences?)?|difference)\s+(?:between|b/w|btw|in)|relation(?:ship)?s?\s+(?:between|b/w|btw)|"
+    r"b/w|btw|compare|comparison\s+of|"
     r"how\s+(?:is|are|does|do)|what\s+is|whats|which\s+(?:one\s+)?is\s+(?:better|worse)|which\s+one|differ)\b|\?"
 )
 #: The cues that only offer a choice ("X or Y", "kam ya zyada"): a comparison of two entries only
@@ -36,9 +39,12 @@ _LIST = regex.compile(r"(?i)\b(?:and|aur)\b|\bऔर\b|,")
 #: What separates the sides, and a frame said apart from them ("X vs Y, what's the difference?",
 #: "X vs Y: which is better?", "X vs Y - differences?"), which :func:`_is_frame` then leaves out.
 _SPLIT = regex.compile(r"(?i)\s+(?:vs\.?|versus|and|or|aur|ya|और|या|tatha|तथा)\s+|\s*[/,&:;]\s*|\s+[-–—]+\s+")
+#: What a comparison is asked as after its sides: a difference, or a relation ("X aur Y me kya
+#: sambandh hai", "X और Y में क्या संबंध है").
+_ASKED = r"(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference|संबंध|सम्बन्ध|sambandh|relation|relationship)"
 _TRAILING = regex.compile(
-    r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:है|hai)?$"
-    r"|\s+(?:ka|ke|में|me|mein)?\s*(?:अंतर|फ़र्क|फर्क|antar|farak|fark|difference)\s*(?:kya|क्या)?\s*(?:है|hai)?$"
+    r"(?i)\s+(?:में|me|mein|mai)\s+(?:क्या|kya)\s+" + _ASKED + r"\s*(?:है|hai)?$"
+    r"|\s+(?:ka|ke|में|me|mein)?\s*" + _ASKED + r"\s*(?:kya|क्या)?\s*(?:है|hai)?$"
     r"|\s+(?:differ|compare)$"
     r"|,?\s+(?:kya|kaun\s*sa|konsa|is)?\s*(?:better|worse|behtar|accha|acha|achha)\s*(?:hai|h)?$"
     r"|,?\s+(?:कौन\s*सा\s+)?(?:बेहतर|अच्छा)\s*(?:है)?$"
@@ -100,7 +106,8 @@ BACK_REFERENCES = word_set(
 #: must be a cue (:data:`_BARE_CUES`).
 _BARE_CUES = word_set(
     "difference differences diff different differ compare comparison contrast better worse "
-    "behtar fark farak farq antar vs versus अंतर फ़र्क फर्क फ़र्क़ बेहतर तुलना"
+    "relation relationship sambandh behtar fark farak farq antar vs versus अंतर फ़र्क फर्क फ़र्क़ बेहतर "
+    "तुलना संबंध"
 )
 _BARE_WORDS = (
     _BARE_CUES
