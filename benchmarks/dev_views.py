@@ -9,9 +9,11 @@ import json
 import os
 import sys
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 
 from bot.settings import Settings
+from glossary import Glossary, load_glossary
 from glossary.files import atomic_write
 
 DEV = Path("../shared/eval/dev.jsonl")
@@ -37,6 +39,20 @@ def views(folder: Path) -> dict[str, tuple[Settings, Path, bool]]:
         "cncf-hi-en": written("cncf-hi-en", False),
         "cncf-hi-hi": written("cncf-hi-hi", False),
     }
+
+
+def field(view: str) -> str:
+    """The dev glossary a view was made from: "bundled" or "cncf"."""
+    return "cncf" if view.startswith("cncf") else "bundled"
+
+
+@cache
+def source(name: str) -> Glossary:
+    """A dev glossary (``field``) as a user's file has it, bilingual: the bundled one without the
+    project's paraphrases and aliases, or CNCF's."""
+    if name == "cncf":
+        return load_glossary([CNCF / "glossary.yaml"])
+    return load_glossary().without_project_extras()
 
 
 def arguments(doc: str) -> argparse.Namespace:

@@ -24,7 +24,8 @@ Last, ``PAIRS`` random pairs of each view's entries are asked together in each o
 ("what are X and Y", "X ya Y kya better hai", "X vs Y", "how is X different from Y", and
 conversations: "what is X" then "how is it different from Y"): ``side_by_side`` counts the answers
 (to a conversation's last message) that set exactly those two entries side by side and say no
-side is missing.
+side is missing. A one-language view is also asked the pairs in ``ACROSS_FRAMES`` with both names
+in the language it lacks, as the bilingual glossary it was made from writes them.
 """
 
 from __future__ import annotations
@@ -37,14 +38,15 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import regex
 
-from benchmarks.dev_views import arguments, pooled, record, views
+from benchmarks.dev_views import arguments, field, pooled, record, source, views
 from bot.core import GlossaryBot
 from bot.reply.answer import Answer
 from bot.search.lexical import entry_text
 from bot.search.pseudo import core_name
 from bot.understand.dialogue import CITED_KEY
 from bot.understand.text import STOP_WORDS, tokens
-from glossary import GlossaryEntry
+from glossary import Glossary, GlossaryEntry
+from glossary.schema import languages_of
 
 #: Frames for any name, in English, Hinglish and Hindi; the first is the bare question the others
 #: are compared with.
@@ -248,8 +250,9 @@ PAIR_FRAMES: tuple[tuple[str, ...], ...] = (
     ("what is {a}", "what is {b}", "difference?"),
     ("{a} क्या है", "{b} क्या है", "दोनों में क्या अंतर है"),
 )
-#: What is counted of a pair frame.
-PAIR_FIGURES = ("asked", "side_by_side")
+#: What is counted of a pair frame: ``said_missing`` counts replies that say the glossary has no
+#: entry for a side, each of which is wrong, since both are its entries.
+PAIR_FIGURES = ("asked", "side_by_side", "said_missing")
 #: Random pairs of entries asked per view, seeded; a name that lists things itself ("FP16 और BF16",
 #: "Training sample or example") is left out, since its words split it.
 PAIRS = 40
@@ -274,20 +277,61 @@ def converse(bot: GlossaryBot, messages: list[str]) -> Answer:
     return bot.answer(messages[-1], history)
 
 
-def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
-    """Per pair frame: pairs asked, and answered side by side with exactly the two entries first."""
+#: Pair frames asked of a one-language view with both names in the language it lacks, as the
+#: bilingual glossary it was made from writes them ("dropout vs weight decay" of the Hindi-only file,
+#: whose names are ड्रॉपआउट and वेट डिके): its sides are found by their sound or not at all.
+ACROSS_FRAMES = ("{a} vs {b}", "{a} ka {b} se kya fark hai")
+
+
+def across_name(frame: str) -> str:
+    """An across frame as the README shows it."""
+    return f"{frame.format(a='X', b='Y')}, both names in the file's other language"
+
+
+def _pairs(bot: GlossaryBot) -> list[list[GlossaryEntry]]:
+    """``PAIRS`` random pairs of the glossary's entries, seeded."""
     entries = [e for e in bot.glossary.entries if not LISTING.search(e.term)]
     rng = random.Random(PAIRS)
-    pairs = [rng.sample(entries, 2) for _ in range(PAIRS)]
+    return [rng.sample(entries, 2) for _ in range(PAIRS)]
+
+
+def paired_across(bot: GlossaryBot, source: Glossary) -> dict[str, dict[str, int]]:
+    """For a one-language view, per frame of ``ACROSS_FRAMES``: the pairs of :func:`paired` asked
+    with the names ``source`` (the bilingual glossary the view was made from) gives them in the
+    other language, and how many were set side by side; a pair either of which has no such name is
+    left out. Nothing for a bilingual glossary."""
+    languages = languages_of(bot.glossary.entries)
+    if len(languages) != 1:
+        return {}
+    other = {"en": "term_hi", "hi": "term_en"}[languages[0]]
+    names = {e.id: core_name(n) for e in source.entries if (n := getattr(e, other))}
+    pairs = [(a, b) for a, b in _pairs(bot) if a.id in names and b.id in names]
+    counts: dict[str, dict[str, int]] = {}
+    for frame in ACROSS_FRAMES:
+        count = counts.setdefault(across_name(frame), dict.fromkeys(PAIR_FIGURES, 0))
+        for first, second in pairs:
+            reply = bot.answer(frame.format(a=names[first.id], b=names[second.id]))
+            _count_pair(count, reply, first, second)
+    return counts
+
+
+def paired(bot: GlossaryBot) -> dict[str, dict[str, int]]:
+    """Per pair frame: pairs asked, and answered side by side with exactly the two entries first."""
+    pairs = _pairs(bot)
     counts: dict[str, dict[str, int]] = {}
     for frame in PAIR_FRAMES:
         count = counts.setdefault(frame_name(frame), dict.fromkeys(PAIR_FIGURES, 0))
         for first, second in pairs:
             names = {"a": core_name(first.term), "b": core_name(second.term)}
             reply = converse(bot, [message.format(**names) for message in frame])
-            count["asked"] += 1
-            count["side_by_side"] += side_by_side(reply, first, second)
+            _count_pair(count, reply, first, second)
     return counts
+
+
+def _count_pair(count: dict[str, int], reply: Answer, first: GlossaryEntry, second: GlossaryEntry) -> None:
+    count["asked"] += 1
+    count["side_by_side"] += side_by_side(reply, first, second)
+    count["said_missing"] += bool(reply.unnamed)
 
 
 def side_by_side(reply: Answer, *entries: GlossaryEntry) -> bool:
@@ -334,10 +378,11 @@ def typo_table(total: dict[str, dict[str, int]]) -> str:
 
 
 def pair_table(total: dict[str, dict[str, int]]) -> str:
-    lines = ["| two names asked | asked | side by side |", "|---|---|---|"]
-    for frame in map(frame_name, PAIR_FRAMES):
+    lines = ["| two names asked | asked | side by side | a side said missing |", "|---|---|---|---|"]
+    for frame in (*map(frame_name, PAIR_FRAMES), *map(across_name, ACROSS_FRAMES)):
         c = total[frame]
-        lines.append(f"| {frame} | {c['asked']} | {c['side_by_side'] / c['asked']:.3f} |")
+        shares = [f"{c[k] / c['asked']:.3f}" for k in PAIR_FIGURES[1:]]
+        lines.append(f"| {frame} | {c['asked']} | " + " | ".join(shares) + " |")
     return "\n".join(lines)
 
 
@@ -346,7 +391,7 @@ def main() -> None:
     bots = {name: GlossaryBot.load(view[0], sentences=False) for name, view in views(args.views).items()}
     runs = {name: asked(bot) for name, bot in bots.items()}
     typos = {name: typed(bot) | pluralized(bot) | split(bot) for name, bot in bots.items()}
-    pairs = {name: paired(bot) for name, bot in bots.items()}
+    pairs = {name: paired(bot) | paired_across(bot, source(field(name))) for name, bot in bots.items()}
     total, typos_total, pairs_total = pooled(runs), pooled(typos), pooled(pairs)
     print(table(total), typo_table(typos_total), pair_table(pairs_total), sep="\n\n")
     if args.out is not None:

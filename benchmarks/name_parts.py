@@ -37,11 +37,11 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import regex
 
-from benchmarks.dev_views import CNCF, arguments, pooled, record, views
+from benchmarks.dev_views import arguments, field, pooled, record, source, views
 from benchmarks.frames import LISTING, PAIRS, core_name, names
 from bot.core import GlossaryBot
 from bot.understand.text import content_tokens
-from glossary import Glossary, GlossaryEntry, load_glossary
+from glossary import Glossary, GlossaryEntry
 
 #: The bare question, then a context around the term in each dev glossary's field: after it in
 #: English, before it in Hinglish and Hindi, and after it in English words in a Hinglish frame.
@@ -144,11 +144,10 @@ def other_side(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, int
     own = [e for e in bot.glossary.entries if not LISTING.search(e.term)]
     rng = random.Random(PAIRS)
     pairs = [(rng.choice(own), rng.choice(lacked)) for _ in range(PAIRS)]
-    counts = {}
+    counts: dict[str, dict[str, int]] = {}
     for frame in OTHER_SIDE:
-        row = counts[f"own entry against the other field's name: {frame.format(a='X', b='Y')}"] = (
-            dict.fromkeys(("asked", "alone", "beside_another"), 0)
-        )
+        row = dict.fromkeys(("asked", "alone", "beside_another"), 0)
+        counts[f"own entry against the other field's name: {frame.format(a='X', b='Y')}"] = row
         for entry, name in pairs:
             reply = bot.answer(frame.format(a=core_name(entry.term), b=name))
             compared = reply.kind == "comparison"
@@ -165,12 +164,9 @@ def _other_row(length: int, frame: str) -> str:
 
 def main() -> None:
     args = arguments(__doc__ or "")
-    fields = {"bundled": load_glossary(), "cncf": load_glossary([CNCF / "glossary.yaml"])}
     runs = {
         name: asked(bot := GlossaryBot.load(view[0], sentences=False))
-        | other_field(
-            bot, other := fields["bundled" if name.startswith("cncf") else "cncf"].without_project_extras()
-        )
+        | other_field(bot, other := source("bundled" if field(name) == "cncf" else "cncf"))
         | other_side(bot, other)
         for name, view in views(args.views).items()
     }

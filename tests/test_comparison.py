@@ -230,6 +230,56 @@ def test_a_side_only_close_to_the_name_another_side_says_is_another_term(bot, qu
     assert reply.kind == "comparison" and reply.entry_ids == ["lora"] and reply.unnamed == ["QLoRA"]
 
 
+@pytest.fixture(scope="module")
+def one_language_bots(settings, tmp_path_factory):
+    """The bundled glossary without extras as an English-only and a Hindi-only file (as ``make eval``
+    writes its views), each loaded as a user's file is."""
+    from bot.core import GlossaryBot
+    from bot.search.loading import read_glossary
+    from glossary.views import GLOSSARY_FILE, write_view
+
+    source = read_glossary(settings.model_copy(update={"project_extras": False}))
+    bots = {}
+    for lang in ("en", "hi"):
+        folder = tmp_path_factory.mktemp(lang)
+        write_view(source, lang, folder)  # type: ignore[arg-type]
+        bots[lang] = GlossaryBot.load(
+            settings.model_copy(update={"glossary_paths": [folder / GLOSSARY_FILE]})
+        )
+    return bots
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("view", "question", "entries"),
+    [
+        # the side's own lexical ranking finds nothing for "weight decay": the question's first entries
+        ("hi", "dropout vs weight decay", ["dropout", "weight-decay"]),
+        ("hi", "LoRA vs PEFT", ["lora", "peft"]),  # said "no entry for LoRA" for a moment
+        ("en", "ड्रॉपआउट और वेट डिके में क्या अंतर है", ["dropout", "weight-decay"]),
+    ],
+)
+def test_a_side_in_the_other_script_is_found_by_its_sound(one_language_bots, view, question, entries):
+    reply = one_language_bots[view].answer(question)
+    assert reply.kind == "comparison" and reply.entry_ids[:2] == entries and not reply.unnamed
+
+
+@pytest.mark.model
+def test_a_side_in_a_script_the_file_does_not_use_is_never_said_to_be_missing(one_language_bots):
+    """नियमितीकरण is the English-only file's Regularization, translated: no sound tells, so the
+    question is answered by its ranking, not as Dropout alone with "no entry for नियमितीकरण"."""
+    reply = one_language_bots["en"].answer("ड्रॉपआउट और नियमितीकरण में क्या अंतर है")
+    assert reply.kind != "comparison" and not reply.unnamed
+
+
+@pytest.mark.model
+def test_a_list_whose_side_only_comes_close_to_a_name_is_no_comparison(bot):
+    """ "GPU, TTPU, NPU" is AI accelerator's name typed with a typo: every side of a list must be a
+    name, so it is not AI accelerator alone under the heading " and AI accelerator"."""
+    reply = bot.answer("what is GPU, TTPU, NPU")
+    assert reply.kind != "comparison" and reply.entry_ids[:1] == ["ai-accelerator"]
+
+
 @pytest.mark.model
 def test_a_frame_after_the_sides_is_not_said_to_be_missing(bot):
     reply = bot.answer("dropout vs weight decay, what is the difference")

@@ -76,7 +76,7 @@ def comparison_card(
     ``listing`` them asked for no comparison ("what are dropout and weight decay")."""
     first = side(lang)
     names = [escape_md(term(e, first)) for e in entries]
-    if listing:
+    if listing and len(names) > 1:
         heading = f"{', '.join(names[:-1])} {t('and', first)} {names[-1]}"
     else:
         heading = f" {t('vs', first)} ".join(names)

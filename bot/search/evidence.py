@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bot.search.calibration import SURE
+from bot.search.lexical import script_of
 from bot.search.loading import Loaded
 from bot.search.memo import memoized
 from bot.search.names import antonym, named_entry, names_entry, sounded_entry
@@ -98,7 +99,8 @@ def retrieve(
     hits = retriever.hits(ranking, max(k, MIN_RANKED), first.id if first else None)
     # An entry's whole name ("Difference", should a glossary have it) is asked about, not compared.
     back = [retriever.hits(ranking, 1, i)[0] for i in earlier] if named is None else []
-    pair, missing = compared_of(retriever, query, back) if comparisons else (None, ())
+    heard = [retriever.entries[i] for i in ranking.order[:SOUND_CANDIDATES]]
+    pair, missing = compared_of(retriever, query, back, heard) if comparisons else (None, ())
     if pair:
         rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
         hits = [h.model_copy(update={"rank": i}) for i, h in enumerate(pair + rest, start=1)]
@@ -146,34 +148,39 @@ def sounded_by(retriever: Retriever, ranking: Ranking, reading: Reading) -> Glos
     return sounded_entry(reading, [retriever.entries[i] for i in ranking.order[:SOUND_CANDIDATES]])
 
 
-def named_by(retriever: Retriever, text: Reading) -> Hit | None:
+def named_by(retriever: Retriever, text: Reading, heard: Sequence[GlossaryEntry] = ()) -> Hit | None:
     """The entry a short text names (matched lexically, no encoder call), or None: first one of the
     lexical ranking's first entries that the text names outright (:func:`names_entry`: a name, a
-    part of a bracketed one, a plural), else the first if the text spells out enough of its name
-    and is no other term (:func:`names_another`: "batch normalization" does not name Batch). A
+    part of a bracketed one, a plural) or sounds like in another script (:func:`sounded_entry`: "वेट
+    डिके" names Weight decay), else the first if the text spells out enough of its name and is no
+    other term (:func:`names_another`: "batch normalization" does not name Batch). A
     Hindi file's "संस्करण नियंत्रण (Version Control)" is what "संस्करण नियंत्रण" names, though it
     spells out 0.43 of it; "सीखने की दर" names Learning rate, not "परत-वार सीखने की दर क्षय"."""
     ranking = retriever.rank(text, use_dense=False)
-    named = next(
-        (i for i in ranking.order[:SIDE_CANDIDATES] if names_entry(text, retriever.entries[i])), None
-    )
+    candidates = [retriever.entries[i] for i in ranking.order[:SIDE_CANDIDATES]]
+    named = next((e for e in candidates if names_entry(text, e)), None)
+    if named is None and retriever.options.sounded_names:
+        ids = {e.id for e in candidates}
+        named = sounded_entry(text, [*candidates, *(e for e in heard if e.id not in ids)])
     if named is None and (
         ranking.name[ranking.top] < SIDE_NAME_MATCH or names_another(text, retriever.entries[ranking.top])
     ):
         return None
-    return retriever.hits(ranking, 1, None if named is None else retriever.entries[named].id)[0]
+    return retriever.hits(ranking, 1, None if named is None else named.id)[0]
 
 
 def compared_of(
-    retriever: Retriever, query: Query, earlier: Sequence[Hit]
+    retriever: Retriever, query: Query, earlier: Sequence[Hit], heard: Sequence[GlossaryEntry] = ()
 ) -> tuple[list[Hit] | None, tuple[str, ...]]:
     """:func:`compared` for the question's sides, or its first other split (``Query.other_sides``)
-    whose every side names an entry."""
-    pair, missing = compared(retriever, query.sides, query.choice, earlier)
+    whose every side names an entry. ``heard``: the whole question's first entries, whose names a
+    side may sound like in another script, where its own lexical ranking finds nothing ("weight
+    decay" of a Hindi-only file's वेट डिके: no word is long enough to be matched by sound)."""
+    pair, missing = compared(retriever, query.sides, query.choice, earlier, heard)
     if pair is not None and not missing:
         return pair, missing
     for sides in query.other_sides:
-        other, unnamed = compared(retriever, sides, query.choice, earlier)
+        other, unnamed = compared(retriever, sides, query.choice, earlier, heard)
         if other is not None and not unnamed:
             return other, unnamed
     return pair, missing
@@ -184,6 +191,7 @@ def compared(
     sides: tuple[Reading | None, ...] | None,
     choice: bool = False,
     earlier: Sequence[Hit] = (),
+    heard: Sequence[GlossaryEntry] = (),
 ) -> tuple[list[Hit] | None, tuple[str, ...]]:
     """For "X vs Y (vs Z)" questions, the entry each side names (None if not a comparison), and
     the sides that name no entry (said in the answer, never dropped silently: "X vs Y" with no Y in
@@ -194,36 +202,48 @@ def compared(
     if sides is None:
         return None, ()
     found: list[tuple[Reading | None, Hit]] = [(None, hit) for hit in earlier] if not sides else []
-    missing: list[str] = []
+    unfound: list[Reading] = []
     for side in sides:
         if side is None:
             # A pronoun with no earlier answer to stand for ("how is it different from Y", asked first).
             best = earlier[0] if earlier else None
         else:
-            best = named_by(retriever, side)
+            best = named_by(retriever, side, heard)
             if choice and (best is None or not is_only_name(side, best.entry)):
                 return None, ()
         if best is not None:
             found.append((side, best))
         elif side is not None:
-            missing.append(side.text)
+            unfound.append(side)
     picked, unnamed = _distinct(found)
-    missing += unnamed
-    if len(picked) < 2 and not (picked and missing):
+    if choice and unnamed:  # a choice's every side must be a name: "GPU, TTPU, NPU" is one name typed
         return None, ()
-    return picked[:MAX_COMPARED], (*missing, *(h.entry.term for h in picked[MAX_COMPARED:]))
+    missing = [*unfound, *unnamed]
+    judged = all(_in_its_scripts(retriever, side) for side in missing)
+    if len(picked) < 2 and not (picked and missing and judged):
+        return None, ()
+    said = (*(side.text for side in missing), *(h.entry.term for h in picked[MAX_COMPARED:]))
+    return picked[:MAX_COMPARED], said
 
 
-def _distinct(found: Sequence[tuple[Reading | None, Hit]]) -> tuple[list[Hit], list[str]]:
+def _in_its_scripts(retriever: Retriever, side: Reading) -> bool:
+    """Every word of ``side`` is in a script of the glossary's languages, where its names can say
+    that it has no entry for it. Across scripts they cannot: a Hindi-only file's वितरित प्रशिक्षण is
+    what "distributed training" asks for, and no letter of either says so. Then "X vs Y" with only X
+    named is answered as a question, not as X alone with "no entry for Y"."""
+    return {script_of(word) for word in side.words} <= retriever.lexical.scripts
+
+
+def _distinct(found: Sequence[tuple[Reading | None, Hit]]) -> tuple[list[Hit], list[Reading]]:
     """The entries the sides name, each once, and the sides that name no entry after all: one that
     only comes close to the name another side says outright ("LoRA vs QLoRA": QLoRA is one letter
     from LoRA, but no one compares a name with its own typo)."""
     said = {hit.entry.id for side, hit in found if side is not None and names_entry(side, hit.entry)}
     picked: list[Hit] = []
-    unnamed: list[str] = []
+    unnamed: list[Reading] = []
     for side, hit in found:
         if side is not None and hit.entry.id in said and not names_entry(side, hit.entry):
-            unnamed.append(side.text)
+            unnamed.append(side)
         elif all(hit.entry.id != p.entry.id for p in picked):
             picked.append(hit)
     return picked, unnamed
