@@ -256,7 +256,7 @@ PAIR_FIGURES = ("asked", "side_by_side", "said_missing")
 #: Random pairs of entries asked per view, seeded; a name that lists things itself ("FP16 और BF16",
 #: "Training sample or example") is left out, since its words split it.
 PAIRS = 40
-LISTING = regex.compile(r"(?i)\b(?:and|aur|or|ya|vs)\b|\bऔर\b|\bया\b|[,/&]")
+_LISTING = regex.compile(r"(?i)\b(?:and|aur|or|ya|vs)\b|\bऔर\b|\bया\b|[,/&]")
 
 
 def frame_name(frame: tuple[str, ...]) -> str:
@@ -288,10 +288,15 @@ def across_name(frame: str) -> str:
     return f"{frame.format(a='X', b='Y')}, both names in the file's other language"
 
 
+def comparable(glossary: Glossary) -> list[GlossaryEntry]:
+    """The entries whose heading lists no things of its own ("FP16 और BF16"), which its words split."""
+    return [e for e in glossary.entries if not _LISTING.search(e.term)]
+
+
 def _pairs(bot: GlossaryBot) -> list[list[GlossaryEntry]]:
     """``PAIRS`` random pairs of the glossary's entries, seeded."""
-    entries = [e for e in bot.glossary.entries if not LISTING.search(e.term)]
     rng = random.Random(PAIRS)
+    entries = comparable(bot.glossary)
     return [rng.sample(entries, 2) for _ in range(PAIRS)]
 
 

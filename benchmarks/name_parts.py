@@ -38,7 +38,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 import regex
 
 from benchmarks.dev_views import arguments, field, pooled, record, source, views
-from benchmarks.frames import LISTING, PAIRS, core_name, names
+from benchmarks.frames import PAIRS, comparable, core_name, names
 from bot.core import GlossaryBot
 from bot.understand.text import content_tokens
 from glossary import Glossary, GlossaryEntry
@@ -116,7 +116,7 @@ def other_field(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, in
     """The other field's names this glossary has none of, per frame of ``OTHER_FIELD``, in a row for
     names of each length up to ``LONGEST_COUNTED`` content words (longer ones in the last): asked,
     declined as no entry, and answered."""
-    named = {n.casefold() for e in bot.glossary.entries for n in names(e)}
+    named = _own_names(bot)
     counts = {
         (length, frame): dict.fromkeys(("asked", "no_entry", "answered"), 0)
         for length in range(1, LONGEST_COUNTED + 1)
@@ -138,10 +138,11 @@ def other_field(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, in
 def other_side(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, int]]:
     """``PAIRS`` random own entries each compared with a random name of the other field that this
     glossary has none of, per frame of ``OTHER_SIDE``."""
-    named = {n.casefold() for e in bot.glossary.entries for n in names(e)}
-    lacked = sorted({core_name(e.term) for e in elsewhere.entries if not LISTING.search(e.term)})
-    lacked = [n for n in lacked if n.casefold() not in named]
-    own = [e for e in bot.glossary.entries if not LISTING.search(e.term)]
+    named = _own_names(bot)
+    lacked = [
+        n for n in sorted({core_name(e.term) for e in comparable(elsewhere)}) if n.casefold() not in named
+    ]
+    own = comparable(bot.glossary)
     rng = random.Random(PAIRS)
     pairs = [(rng.choice(own), rng.choice(lacked)) for _ in range(PAIRS)]
     counts: dict[str, dict[str, int]] = {}
@@ -155,6 +156,11 @@ def other_side(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, int
             row["alone"] += compared and reply.entry_ids == [entry.id] and reply.unnamed == [name]
             row["beside_another"] += compared and len(reply.entry_ids) > 1
     return counts
+
+
+def _own_names(bot: GlossaryBot) -> set[str]:
+    """Every name of the glossary's entries, case folded: the other field's names it has are left out."""
+    return {n.casefold() for e in bot.glossary.entries for n in names(e)}
 
 
 def _other_row(length: int, frame: str) -> str:

@@ -94,12 +94,13 @@ def retrieve(
         return Retrieval(query, [], True, False, 0.0)
     retriever, calibration = loaded.retriever, loaded.calibration
     ranking = retriever.rank(query.reading)
-    sounded = None if named is not None else sounded_by(retriever, ranking, query.reading)
+    # the first entries' names, read for the question's sound and for a comparison side's
+    heard = [retriever.entries[i] for i in ranking.order[:SOUND_CANDIDATES]]
+    sounded = None if named is not None else sounded_by(retriever, heard, query.reading)
     first = named or sounded
     hits = retriever.hits(ranking, max(k, MIN_RANKED), first.id if first else None)
     # An entry's whole name ("Difference", should a glossary have it) is asked about, not compared.
     back = [retriever.hits(ranking, 1, i)[0] for i in earlier] if named is None else []
-    heard = [retriever.entries[i] for i in ranking.order[:SOUND_CANDIDATES]]
     pair, missing = compared_of(retriever, query, back, heard) if comparisons else (None, ())
     if pair:
         rest = [h for h in hits if h.entry.id not in {p.entry.id for p in pair}]
@@ -141,11 +142,14 @@ def asks_another_term(reading: Reading, entry: GlossaryEntry, confidence: float)
     return confidence < SURE and names_other_term(reading, entry)
 
 
-def sounded_by(retriever: Retriever, ranking: Ranking, reading: Reading) -> GlossaryEntry | None:
-    """The entry among the ranking's first whose name ``reading``'s topic sounds like, if one does."""
+def sounded_by(
+    retriever: Retriever, heard: Sequence[GlossaryEntry], reading: Reading
+) -> GlossaryEntry | None:
+    """The entry among the ranking's first (``heard``) whose name ``reading``'s topic sounds like, if
+    one does."""
     if not retriever.options.sounded_names:
         return None
-    return sounded_entry(reading, [retriever.entries[i] for i in ranking.order[:SOUND_CANDIDATES]])
+    return sounded_entry(reading, heard)
 
 
 def named_by(retriever: Retriever, text: Reading, heard: Sequence[GlossaryEntry] = ()) -> Hit | None:
@@ -219,8 +223,8 @@ def compared(
     if choice and unnamed:  # a choice's every side must be a name: "GPU, TTPU, NPU" is one name typed
         return None, ()
     missing = [*unfound, *unnamed]
-    judged = all(_in_its_scripts(retriever, side) for side in missing)
-    if len(picked) < 2 and not (picked and missing and judged):
+    told = all(_in_its_scripts(retriever, side) for side in missing)  # each surely no entry
+    if len(picked) < 2 and not (picked and missing and told):
         return None, ()
     said = (*(side.text for side in missing), *(h.entry.term for h in picked[MAX_COMPARED:]))
     return picked[:MAX_COMPARED], said
@@ -238,11 +242,12 @@ def _distinct(found: Sequence[tuple[Reading | None, Hit]]) -> tuple[list[Hit], l
     """The entries the sides name, each once, and the sides that name no entry after all: one that
     only comes close to the name another side says outright ("LoRA vs QLoRA": QLoRA is one letter
     from LoRA, but no one compares a name with its own typo)."""
-    said = {hit.entry.id for side, hit in found if side is not None and names_entry(side, hit.entry)}
+    exact = [side is not None and names_entry(side, hit.entry) for side, hit in found]
+    said = {hit.entry.id for (_, hit), named in zip(found, exact, strict=True) if named}
     picked: list[Hit] = []
     unnamed: list[Reading] = []
-    for side, hit in found:
-        if side is not None and hit.entry.id in said and not names_entry(side, hit.entry):
+    for (side, hit), named in zip(found, exact, strict=True):
+        if side is not None and hit.entry.id in said and not named:
             unnamed.append(side)
         elif all(hit.entry.id != p.entry.id for p in picked):
             picked.append(hit)
