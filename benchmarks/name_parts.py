@@ -16,6 +16,11 @@ Last, each view is asked the other dev glossary's names it has none of ("what is
 of the bundled ML glossary, "Gradient clipping kya hai" of CNCF), in ``OTHER_FIELD``: terms of
 another field, by their number of content words, which should be declined, best as no entry.
 
+Each view's entries are asked by a name with a prefix hyphened to it that makes another term
+("what is semi-Supervised learning", "स्व-पर्यवेक्षित अधिगम क्या है", in ``PREFIXED``), one prefix of
+``PREFIXES`` drawn per entry and script, unless the glossary has that name: no kind of the entry, it
+should not be answered with its card.
+
 And each view is asked to compare ``PAIRS`` random entries of its own with names of the other field
 ("Dropout vs Canary Deployment"), in ``OTHER_SIDE``: the reply should show the entry alone and say
 the glossary has no entry for the other side, not set another entry beside it.
@@ -24,7 +29,8 @@ Per frame, pooled over the views (``benchmarks.dev_views.views``), of ``bot.retr
 for parts ``asked``, ``no_entry`` (declined as a term the glossary lacks) and ``answered`` (not
 declined); for names ``asked``, ``answered_right`` (not declined, the name's entry first) and
 ``no_entry``; for comparisons ``asked``, ``alone`` (the own entry shown alone, the other side
-said missing) and ``beside_another`` (another entry set beside it).
+said missing) and ``beside_another`` (another entry set beside it); for prefixed names ``asked``,
+``as_the_name`` (answered with the entry whose name was prefixed) and ``no_entry``.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ import regex
 from benchmarks.dev_views import arguments, field, pooled, record, source, views
 from benchmarks.frames import PAIRS, comparable, core_name, names
 from bot.core import GlossaryBot
+from bot.search.lexical import script_of
+from bot.search.names import squashed
 from bot.understand.text import content_tokens
 from glossary import Glossary, GlossaryEntry
 
@@ -59,6 +67,15 @@ QUALIFIED = ("what is the best {}", "what is a good {}", "सबसे अच्
 OTHER_FIELD = ("what is {}", "{} kya hai")
 #: Frames a comparison of an own entry (``a``) with the other field's name (``b``) is asked in.
 OTHER_SIDE = ("{a} vs {b}", "{a} ka {b} se kya fark hai")
+#: Prefixes that make another term of the word they are hyphened to, by the script of the name.
+PREFIXES = {
+    "latin": ("semi", "multi", "self", "non", "sub", "meta"),
+    "devanagari": ("अर्ध", "बहु", "स्व", "गैर", "उप"),
+}
+#: The definition question a prefixed name is asked in, by its script.
+PREFIXED = {"latin": "what is {}", "devanagari": "{} क्या है"}
+#: How a prefixed name's row starts (``prefixed``, ``prefixed_table``).
+PREFIXED_ROW = "prefixed name: "
 #: Names of this many content words or more are counted in one row.
 LONGEST_COUNTED = 4
 #: Shorter words are often function words or abbreviations a name spells out.
@@ -102,13 +119,9 @@ def asked(bot: GlossaryBot) -> dict[str, dict[str, int]]:
     for entry in bot.glossary.entries:
         for name in names(entry):
             for frame in (*FRAMES[1:], *QUALIFIED):
-                found = bot.retrieve(frame.format(name))
-                row = counts.setdefault(
-                    f"name: {frame}", dict.fromkeys(("asked", "answered_right", "no_entry"), 0)
+                _tally(
+                    counts.setdefault(f"name: {frame}", {}), "answered_right", bot, frame.format(name), entry
                 )
-                row["asked"] += 1
-                row["answered_right"] += not found.abstained and found.hits[0].entry.id == entry.id
-                row["no_entry"] += found.no_entry
     return counts
 
 
@@ -158,6 +171,47 @@ def other_side(bot: GlossaryBot, elsewhere: Glossary) -> dict[str, dict[str, int
     return counts
 
 
+def prefixed(bot: GlossaryBot) -> dict[str, dict[str, int]]:
+    """Each entry's English and Hindi name with a prefix of ``PREFIXES`` hyphened to it, drawn per
+    entry and script, asked in ``PREFIXED``; a name the glossary has ("self-supervised learning") is
+    left out."""
+    own = {squashed(n) for n in _own_names(bot)}
+    rng = random.Random(PAIRS)
+    counts: dict[str, dict[str, int]] = {}
+    for entry in comparable(bot.glossary):
+        for name in sorted({core_name(n) for n in (entry.term_en, entry.term_hi) if n}):
+            script = script_of(name)
+            if {script_of(w) for w in name.split()} != {script}:
+                continue
+            term = f"{rng.choice(PREFIXES[script])}-{name}"
+            if squashed(term.casefold()) in own:
+                continue
+            row = counts.setdefault(f"{PREFIXED_ROW}{PREFIXED[script].format('prefix-X')}", {})
+            _tally(row, "as_the_name", bot, PREFIXED[script].format(term), entry)
+    return counts
+
+
+def _tally(row: dict[str, int], answered: str, bot: GlossaryBot, question: str, entry: GlossaryEntry) -> None:
+    """Count ``question`` in ``row``: asked, ``answered`` with ``entry`` first, said to have no entry."""
+    found = bot.retrieve(question)
+    for key in ("asked", answered, "no_entry"):
+        row.setdefault(key, 0)
+    row["asked"] += 1
+    row[answered] += not found.abstained and found.hits[0].entry.id == entry.id
+    row["no_entry"] += found.no_entry
+
+
+def prefixed_table(pooled: dict[str, dict[str, int]]) -> str:
+    """The prefixed names' pooled rows as the README shows them (a test keeps the two equal)."""
+    lines = ["| asked | names | answered with that name's card | no entry |", "|---|---|---|---|"]
+    lines += [
+        f"| `{row.removeprefix(PREFIXED_ROW)}` | {n['asked']} | {n['as_the_name']} | {n['no_entry']} |"
+        for row, n in pooled.items()
+        if row.startswith(PREFIXED_ROW)
+    ]
+    return "\n".join(lines)
+
+
 def _own_names(bot: GlossaryBot) -> set[str]:
     """Every name of the glossary's entries, case folded: the other field's names it has are left out."""
     return {n.casefold() for e in bot.glossary.entries for n in names(e)}
@@ -174,6 +228,7 @@ def main() -> None:
         name: asked(bot := GlossaryBot.load(view[0], sentences=False))
         | other_field(bot, other := source("bundled" if field(name) == "cncf" else "cncf"))
         | other_side(bot, other)
+        | prefixed(bot)
         for name, view in views(args.views).items()
     }
     total = pooled(runs)

@@ -299,6 +299,18 @@ def test_the_readme_shows_courtesys_recorded_figures():
     assert f"`{COURTESY['command']}`" in README
 
 
+NAME_PARTS = json.loads((REPO / "benchmarks" / "NAME_PARTS.json").read_text(encoding="utf-8"))
+
+
+def test_the_readme_shows_the_prefixed_names_recorded_figures():
+    from benchmarks.name_parts import prefixed_table
+
+    table = prefixed_table(NAME_PARTS["pooled"])
+    assert table.count("\n") > 1, "benchmarks/NAME_PARTS.json has no prefixed-name rows"
+    assert table in README, f"README lacks the prefixed-name rows of benchmarks/NAME_PARTS.json:\n{table}"
+    assert f"`{NAME_PARTS['command']}`" in README
+
+
 PERFORMANCE = README[README.index("## Performance") : README.index("## Layout")]
 
 

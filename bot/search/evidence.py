@@ -25,6 +25,7 @@ from bot.search.other_term import (
     names_another,
     names_other_term,
     only_part_of_name,
+    prefixes_name,
 )
 from bot.search.remedies import Remedy, remedies
 from bot.search.retrieval import Hit, Ranking, Retriever
@@ -136,8 +137,13 @@ def asks_another_term(reading: Reading, entry: GlossaryEntry, confidence: float)
     The not-its-name check reads words, so it yields to a ``SURE`` confidence ("What does PEFT stand
     for" is not a name, but PEFT is what it asks); the part-of-a-name check does not, since the
     confidence is high exactly there ("what is attention": FlashAttention at 0.99 on the bundled
-    glossary), nor does a definition question's three-word term (:func:`defines_other_term`)."""
-    if only_part_of_name(reading, entry) or defines_other_term(reading, entry):
+    glossary), nor does a definition question's three-word term (:func:`defines_other_term`) or a
+    prefix hyphened to a name's word (:func:`prefixes_name`: "what is semi-dropout")."""
+    if (
+        only_part_of_name(reading, entry)
+        or defines_other_term(reading, entry)
+        or prefixes_name(reading, entry)
+    ):
         return True
     return confidence < SURE and names_other_term(reading, entry)
 
@@ -146,10 +152,12 @@ def sounded_by(
     retriever: Retriever, heard: Sequence[GlossaryEntry], reading: Reading
 ) -> GlossaryEntry | None:
     """The entry among the ranking's first (``heard``) whose name ``reading``'s topic sounds like, if
-    one does."""
+    one does. A prefix hyphened to the name is no typo of it: "non-overfitting" is 88 % like
+    "overfitting", but names another term (:func:`prefixes_name`)."""
     if not retriever.options.sounded_names:
         return None
-    return sounded_entry(reading, heard)
+    found = sounded_entry(reading, heard)
+    return None if found is not None and prefixes_name(reading, found) else found
 
 
 def named_by(retriever: Retriever, text: Reading, heard: Sequence[GlossaryEntry] = ()) -> Hit | None:

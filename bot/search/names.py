@@ -213,7 +213,7 @@ def _key(words: Sequence[str]) -> str:
     return "".join(words)
 
 
-def _name_parts(entry: GlossaryEntry) -> list[str]:
+def name_parts(entry: GlossaryEntry) -> list[str]:
     """Each name of ``entry`` and each part of it around brackets or semicolons ("Video memory
     (VRAM)" gives the whole, "Video memory" and "VRAM"), as written."""
     return list(dict.fromkeys(p.strip() for p in _parts(entry.names) if tokens(p)))
@@ -225,7 +225,7 @@ def names_entry(question: Reading | str, entry: GlossaryEntry) -> bool:
     means."""
     reading = reading_of(question)
     asked = {_key(reading.topic_words), _key(reading.asked_tokens)} - {""}  # "over fitting": every word
-    return any(_same_noun(a, _key(content_tokens(p))) for a in asked for p in _name_parts(entry))
+    return any(_same_noun(a, _key(content_tokens(p))) for a in asked for p in name_parts(entry))
 
 
 #: English plural endings and the singular endings they replace ("batches", "redundancies").
@@ -253,7 +253,7 @@ def misspelt_name(question: Reading | str, entry: GlossaryEntry) -> str | None:
     words = tuple(reading_of(question).topic_words)
     if not words:
         return None
-    names = {p: tuple(content_tokens(p)) for p in _name_parts(entry)}
+    names = {p: tuple(content_tokens(p)) for p in name_parts(entry)}
     asked, parts = _key(words), list(names)  # the heading first: of names as close, it is shown
     if any(_same_noun(asked, _key(n)) for n in names.values()):
         return None  # the name itself, or its plural: no misspelling

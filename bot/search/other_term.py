@@ -6,7 +6,8 @@ against that entry's names (``bot.search.names``) and say when the glossary has 
 bare term ("what is batch normalization": Batch, :func:`names_other_term`), a definition question's
 three-word term ("what is blue green deployment": Canary Deployment, :func:`defines_other_term`), a
 comparison's side (:func:`names_another`), a strict part of a longer name ("what is attention":
-FlashAttention, :func:`only_part_of_name`); and when a text is an entry's name and nothing more
+FlashAttention, :func:`only_part_of_name`), a name with a prefix hyphened to it ("what is
+semi-dropout": Dropout, :func:`prefixes_name`); and when a text is an entry's name and nothing more
 (:func:`is_only_name`).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+import regex
 from rapidfuzz import fuzz
 
 from bot.search.lexical import entry_names, script_of
@@ -22,7 +24,9 @@ from bot.search.names import (
     NAME_WORD_MATCH,
     alike,
     every_word_in,
+    forms_of,
     name_forms,
+    name_parts,
     spellings,
     squashed,
     word_in,
@@ -30,7 +34,7 @@ from bot.search.names import (
 )
 from bot.understand.courtesy import COURTESY_WORDS
 from bot.understand.query import Reading, reading_of
-from bot.understand.text import TERM_QUALIFIERS
+from bot.understand.text import TERM_QUALIFIERS, content_tokens
 from glossary import GlossaryEntry
 
 #: A bare-term question ("what is X") names at most this many content words.
@@ -49,7 +53,8 @@ def names_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     romanized sound, which misses names a one-language glossary has (a Hindi-only file's "मॉडल
     पैरेललिज़्म" romanizes to "modal parelijm", not "model parallelism"), and "no entry for model
     parallelism" above that very entry is wrong. The confidence decides then."""
-    return _other_term(bare_term(reading_of(question))[0], entry)
+    reading = reading_of(question)
+    return _other_term(bare_term(reading)[0], entry, reading)
 
 
 def defines_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
@@ -60,7 +65,7 @@ def defines_other_term(question: Reading | str, entry: GlossaryEntry) -> bool:
     definition question are the term asked, and two of them that no name of the entry has say what
     the ranking could not."""
     reading = reading_of(question)
-    return not bare_term(reading)[0] and _other_term(_defined_term(reading), entry)
+    return not bare_term(reading)[0] and _other_term(_defined_term(reading), entry, reading)
 
 
 def names_another(text: Reading | str, entry: GlossaryEntry) -> bool:
@@ -68,26 +73,77 @@ def names_another(text: Reading | str, entry: GlossaryEntry) -> bool:
     however many, are not ``entry``'s names, as a bare term's are not (:func:`names_other_term`):
     "batch normalization" spells out all of Batch, "Agile Software Development" the "development" of
     a Validation dataset's "development set", yet each names another term."""
-    words = tuple(w for w in _unqualified(reading_of(text).topic_words) if w not in COURTESY_WORDS)
-    return _other_term(words, entry)
+    reading = reading_of(text)
+    words = tuple(w for w in _unqualified(reading.topic_words) if w not in COURTESY_WORDS)
+    return _other_term(words, entry, reading)
 
 
-def _other_term(words: tuple[str, ...], entry: GlossaryEntry) -> bool:
-    """At most one of ``words`` (and not all) is a word of ``entry``'s names; one word more than the
-    name is a kind of it ("large batch size": Batch size)."""
-    if not words or not _shares_a_script(words, entry) or _spells_initials(words, entry):
+def prefixes_name(question: Reading | str, entry: GlossaryEntry) -> bool:
+    """The term asked is another because a word that is no word of ``entry``'s name is hyphened to
+    one that is ("what is semi-dropout", "what is semi-supervised learning" of Supervised learning,
+    "what is semi-Mixture of Experts"): no name of the entry reads the words as well once the hyphen
+    is kept, and the word is one more than the name has (a typo in its own first word, "dorp-out",
+    adds none). Unlike a bare term's other words, no confidence overrules it, whatever the name's
+    length: the prefix is part of the term typed, not context around it, and the ranking is surest
+    exactly there (Dropout's card at 0.97)."""
+    reading = reading_of(question)
+    joined = _joined(reading)
+    words = bare_term(reading)[0] or (reading.name_words if reading.defining else ())
+    if not joined or not _comparable(words, entry):
         return False
-    return _outside(words, name_forms(entry)) >= max(1, len(words) - 1)
+    read = [
+        (_outside(words, forms_of((part,)), frozenset()), _outside(words, forms_of((part,)), joined), part)
+        for part in name_parts(entry)
+    ]
+    fewest = min(plain for plain, _, _ in read)
+    best = [(hyphened, part) for plain, hyphened, part in read if plain == fewest]
+    return all(hyphened > fewest for hyphened, _ in best) and any(
+        len(content_tokens(part)) < len(words) for _, part in best
+    )
 
 
-def _outside(words: Sequence[str], forms: frozenset[str]) -> int:
+def _other_term(words: tuple[str, ...], entry: GlossaryEntry, reading: Reading) -> bool:
+    """At most one of ``words`` (and not all) is a word of any one of ``entry``'s names; one word
+    more than the name is a kind of it ("large batch size": Batch size)."""
+    if not _comparable(words, entry):
+        return False
+    return _fewest_outside(words, entry, _joined(reading)) >= max(1, len(words) - 1)
+
+
+def _comparable(words: tuple[str, ...], entry: GlossaryEntry) -> bool:
+    """Words that can be read against ``entry``'s names: in a script one of them uses, and not its
+    initials."""
+    return bool(words) and _shares_a_script(words, entry) and not _spells_initials(words, entry)
+
+
+def _fewest_outside(words: tuple[str, ...], entry: GlossaryEntry, joined: frozenset[tuple[str, str]]) -> int:
+    """How many of ``words`` are outside the name of ``entry`` that holds most of them. Each name is
+    read alone: a term is not pieced together from several ("multi-task learning" took "multi" from
+    Distributed training's "multi-GPU training" and "learning" from its "distributed learning")."""
+    return min(_outside(words, forms_of((name,)), joined) for name in entry_names(entry))
+
+
+#: A word and the next, as the asker joined them with a hyphen ("semi-supervised").
+_HYPHENED = regex.compile(r"([\p{L}\p{M}\p{N}]+)-(?=([\p{L}\p{M}\p{N}]+))")
+
+
+def _joined(reading: Reading) -> frozenset[tuple[str, str]]:
+    return frozenset((a.casefold(), b.casefold()) for a, b in _HYPHENED.findall(reading.topic))
+
+
+def _outside(words: Sequence[str], forms: frozenset[str], joined: frozenset[tuple[str, str]]) -> int:
     """How many of ``words`` are no word of ``forms``: two typed apart that together are one of its
-    words ("check point", of Training checkpoint) are in it."""
+    words ("check point", of Training checkpoint) are in it, and a word of the name that the asker
+    hyphened to a word outside it is another word ("semi-supervised learning" is no kind of
+    Supervised learning, as "large batch size" is of Batch size)."""
     form_words = words_of(forms)
     inside = [word_in(w, form_words) for w in words]
     for i, pair in enumerate(pairwise(words)):
         if "".join(pair) in form_words:  # as typed: one letter off, "green deployment" is "deployment"
             inside[i] = inside[i + 1] = True
+    for first, second in joined:
+        if first in words and second in words and not inside[words.index(first)]:
+            inside[words.index(second)] = False
     return len(words) - sum(inside)
 
 
