@@ -284,7 +284,7 @@ def test_a_prefix_hyphened_to_a_names_word_asks_another_term(
     ],
 )
 def test_a_name_with_a_prefix_hyphened_to_it_is_a_near_miss_not_its_card(bot, question) -> None:
-    """ "non-overfitting" sounds 88 % like Overfitting and "semi-dropout" ranked Dropout first at 0.97;
+    """ "non-overfitting" sounds 88 % like Overfitting and "semi-dropout" ranked Dropout first at 0.98;
     both got that card, labelled "likely", as did "semi-supervised learning" (Supervised learning, one
     word more than the name)."""
     found = bot.retrieve(question)
