@@ -262,6 +262,7 @@ def test_search_declines_a_term_the_glossary_has_no_entry_for_as_the_answer_does
         ("what is drop-out", ("Dropout", "drop-out"), False),  # the name's own hyphen
         ("what is dorp-out", ("Dropout", "drop-out"), False),  # a typo in its first word adds no word
         ("what is semi-Mixture of Experts", ("Mixture of Experts (MoE)",), True),  # a stop word inside
+        ("what is semi-VRAM", ("Video memory (VRAM)",), True),  # one word more than its bracketed part
         ("what is multi-gpu training", ("Distributed training", "multi-GPU training"), False),
         ("what is mixed-precision training", ("Mixed-precision training",), False),
         ("what is batch normalization", ("Batch",), False),  # no hyphen: a sure ranking may overrule

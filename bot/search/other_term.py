@@ -91,14 +91,13 @@ def prefixes_name(question: Reading | str, entry: GlossaryEntry) -> bool:
     words = bare_term(reading)[0] or (reading.name_words if reading.defining else ())
     if not joined or not _comparable(words, entry):
         return False
-    read = [
-        (_outside(words, forms_of((part,)), frozenset()), _outside(words, forms_of((part,)), joined), part)
-        for part in name_parts(entry)
-    ]
-    fewest = min(plain for plain, _, _ in read)
-    best = [(hyphened, part) for plain, hyphened, part in read if plain == fewest]
-    return all(hyphened > fewest for hyphened, _ in best) and any(
-        len(content_tokens(part)) < len(words) for _, part in best
+    # each part of a bracketed name alone too: "semi-VRAM" is one word more than "VRAM"
+    parts = name_parts(entry)
+    plain, hyphened = _outside_each(words, parts, frozenset()), _outside_each(words, parts, joined)
+    fewest = min(plain)
+    best = [i for i, outside in enumerate(plain) if outside == fewest]
+    return all(hyphened[i] > fewest for i in best) and any(
+        len(content_tokens(parts[i])) < len(words) for i in best
     )
 
 
@@ -120,7 +119,14 @@ def _fewest_outside(words: tuple[str, ...], entry: GlossaryEntry, joined: frozen
     """How many of ``words`` are outside the name of ``entry`` that holds most of them. Each name is
     read alone: a term is not pieced together from several ("multi-task learning" took "multi" from
     Distributed training's "multi-GPU training" and "learning" from its "distributed learning")."""
-    return min(_outside(words, forms_of((name,)), joined) for name in entry_names(entry))
+    return min(_outside_each(words, entry_names(entry), joined))
+
+
+def _outside_each(
+    words: tuple[str, ...], names: Sequence[str], joined: frozenset[tuple[str, str]]
+) -> list[int]:
+    """How many of ``words`` are outside each of ``names``, read alone."""
+    return [_outside(words, forms_of((name,)), joined) for name in names]
 
 
 #: A word and the next, as the asker joined them with a hyphen ("semi-supervised").
