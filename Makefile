@@ -112,6 +112,7 @@ eval: install
 	$(BIN)/glossary-bot summary $(EVAL_RUNS:%=$(EVAL_OUT)/%.json) --record benchmarks/VIEWS.json \
 		--command "make eval"
 	$(PY) -m benchmarks.lovo --views $(VIEWS_DIR) --out benchmarks/LOVO.json
+	$(PY) -m benchmarks.ideas --views $(VIEWS_DIR) --out benchmarks/IDEAS.json
 	$(PY) -m benchmarks.frames --views $(VIEWS_DIR) --out benchmarks/FRAMES.json
 	$(PY) -m benchmarks.name_parts --views $(VIEWS_DIR) --out benchmarks/NAME_PARTS.json
 	$(PY) -m benchmarks.courtesy --views $(VIEWS_DIR) --out benchmarks/COURTESY.json

@@ -18,6 +18,7 @@ views still share the bundled glossary's entries, so this leaves one view out, n
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -36,10 +37,15 @@ FIGURES = ("recall_at_1", "out_declined", "in_declined", "answered_right", "ece"
 
 
 def judged(
-    bot: GlossaryBot, rows: transfer.Borrowed, items: list[evaluation.EvalItem]
+    bot: GlossaryBot,
+    rows: transfer.Borrowed,
+    items: list[evaluation.EvalItem],
+    keys: Sequence[str] = FIGURES,
+    other_languages: bool = True,
 ) -> dict[str, float | None]:
-    """``bot`` refitted with the borrowed ``rows``, and its headline figures on ``items``."""
-    fitted = calibration.fit(bot.retriever, borrowed=rows)
+    """``bot`` refitted with the borrowed ``rows`` (and ``other_languages``: ``calibration.fit``), and
+    its headline figures on ``items``."""
+    fitted = calibration.fit(bot.retriever, borrowed=rows, other_languages=other_languages)
     refitted = GlossaryBot(
         bot.glossary,
         bot.retriever.with_options(fitted.options),
@@ -47,14 +53,16 @@ def judged(
         bot.settings,
         sentences=bot.sentences,
     )
-    return figures(refitted, items)
+    return figures(refitted, items, keys)
 
 
-def figures(bot: GlossaryBot, items: list[evaluation.EvalItem]) -> dict[str, float | None]:
-    """``bot``'s headline figures on ``items``."""
+def figures(
+    bot: GlossaryBot, items: list[evaluation.EvalItem], keys: Sequence[str] = FIGURES
+) -> dict[str, float | None]:
+    """``bot``'s headline figures (``keys``) on ``items``."""
     outcomes = evaluation.with_labels(evaluation.run(items, evaluation.retrieve_with(bot)), bot)
     row = evaluation.summary_row(evaluation.grouped(outcomes))
-    return {key: row[key] for key in FIGURES}
+    return {key: row[key] for key in keys}
 
 
 def measure(settings: Settings, questions: Path, made_from_it: bool) -> dict[str, object]:

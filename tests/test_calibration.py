@@ -106,6 +106,8 @@ def test_a_one_language_glossary_is_also_asked_in_the_language_it_lacks(view, as
     assert asked in texts
     both = {q.text for q in pseudo.views_and_questions(list(bare.entries))[1]}
     assert asked not in both
+    plain = {q.text for q in pseudo.views_and_questions(one, other_languages=False)[1]}
+    assert asked not in plain, "switched off for the ablation (benchmarks.ideas)"
 
 
 def test_borrowed_questions_teach_the_confidence_not_the_decision(retriever):

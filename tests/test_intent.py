@@ -253,6 +253,17 @@ def test_search_declines_a_term_the_glossary_has_no_entry_for_as_the_answer_does
     assert not named.abstained and not named.no_entry
 
 
+@pytest.mark.model
+def test_the_no_entry_check_can_be_switched_off_for_the_ablation(bot) -> None:
+    """``RetrievalOptions.other_term`` off (``benchmarks.ideas``): the first entry is judged as ranked."""
+    from bot.core import GlossaryBot
+
+    options = bot.retriever.options.model_copy(update={"other_term": False})
+    plain = GlossaryBot(bot.glossary, bot.retriever.with_options(options), bot.calibration, bot.settings)
+    assert not plain.retrieve("what is attention").no_entry
+    assert bot.retrieve("what is attention").no_entry
+
+
 @pytest.mark.parametrize(
     ("question", "names", "expected"),
     [

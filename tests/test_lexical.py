@@ -72,6 +72,7 @@ def test_words_in_a_script_the_glossary_never_writes_are_no_evidence_unless_they
     assert english.unknown_share(["ओवरफिटिंग", "biryani"]) == 0.5, "the Hindi word is known by sound"
     assert english.unknown_share(["मखनी", "biryani"]) == 1.0, "the Hindi word is left out"
     assert english.unknown_share(["दाल", "मखनी"]) == 1.0, "nothing connects to the glossary"
+    assert english.unknown_share(["ओवरफिटिंग", "overfitting"], own_scripts=False) == 0.5, "the ablation's row"
     bilingual = LexicalIndex(list(load_glossary().without_project_extras().entries))
     assert bilingual.unknown_share(["बिरयानी", "overfitting"]) == 0.5
 

@@ -272,6 +272,26 @@ def test_a_view_fitted_with_its_own_rows_is_the_view_make_eval_served(view):
         assert f"{own[key]:.3f}" == f"{served[key]:.3f}", key
 
 
+IDEAS = json.loads((REPO / "benchmarks" / "IDEAS.json").read_text(encoding="utf-8"))
+
+
+def test_the_readme_shows_each_idea_switched_off():
+    from benchmarks.ideas import table
+
+    for row in table(IDEAS["runs"]).splitlines():
+        assert row in README, f"README lacks a row of benchmarks/IDEAS.json: {row}"
+    assert f"`{IDEAS['command']}`" in README
+
+
+@pytest.mark.parametrize("view", list(IDEAS["runs"]))
+def test_the_ideas_full_row_is_the_view_make_eval_served(view):
+    """Each idea's row is read against "full", which must be what the view serves (the same make eval
+    run writes both files)."""
+    full, served = IDEAS["runs"][view]["full"], VIEWS["runs"][view]
+    for key in ("recall_at_1", "out_declined", "in_declined", "answered_right", "ece", "shown_right"):
+        assert f"{full[key]:.3f}" == f"{served[key]:.3f}", key
+
+
 FRAMES = json.loads((REPO / "benchmarks" / "FRAMES.json").read_text(encoding="utf-8"))
 
 

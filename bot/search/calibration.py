@@ -214,9 +214,9 @@ class Questioned:
     options: RetrievalOptions
 
 
-def question(retriever: Retriever, progress: bool = False) -> Questioned:
+def question(retriever: Retriever, progress: bool = False, other_languages: bool = True) -> Questioned:
     """Ask the glossary its pseudo-questions (encoding them) and fit the fusion weights on them."""
-    views, questions = views_and_questions(retriever.entries)
+    views, questions = views_and_questions(retriever.entries, other_languages)
     if progress:
         log.warning("calibrating on %d pseudo-questions", len(questions))
     readings = [read(q.text) for q in questions]  # each read once, then asked of its views
@@ -227,7 +227,10 @@ def question(retriever: Retriever, progress: bool = False) -> Questioned:
 
 
 def fit(
-    retriever: Retriever, progress: bool = False, borrowed: transfer.Borrowed | None = None
+    retriever: Retriever,
+    progress: bool = False,
+    borrowed: transfer.Borrowed | None = None,
+    other_languages: bool = True,
 ) -> Calibration:
     """Fit weights, decision and confidence for ``retriever``'s glossary (encodes the pseudo-questions).
 
@@ -235,12 +238,13 @@ def fit(
     the project's glossary (``bot.search.transfer``: real questions asked of a view in the same
     languages, standardised by that view's own pseudo-questions) say the same thing in its terms.
     ``borrowed``: other rows than those for the glossary's languages (judging a view of the
-    project's glossary without the rows made from it: ``benchmarks.lovo``).
+    project's glossary without the rows made from it: ``benchmarks.lovo``); ``other_languages`` off:
+    no pseudo-questions asking names in the languages the glossary lacks (``benchmarks.ideas``).
     """
     entries = retriever.entries
     if len(entries) < MIN_ENTRIES_TO_FIT:
         return shipped()
-    done = question(retriever, progress)
+    done = question(retriever, progress, other_languages)
     x, inside, right = labelled(done.asked, done.options)
     scale = Standard.of(x)
     z = scale.apply(x)

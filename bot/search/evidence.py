@@ -121,7 +121,12 @@ def retrieve(
     # a sure ranking declined as out of scope may still be a term the glossary lacks: then the reply
     # says so and offers the closest entries, as it did when a sure ranking was answered
     judged = topical and (answers or confidence >= SURE)
-    no_entry = judged and first is None and asks_another_term(query.reading, hits[0].entry, confidence)
+    no_entry = (
+        judged
+        and first is None
+        and retriever.options.other_term
+        and asks_another_term(query.reading, hits[0].entry, confidence)
+    )
     if pair is None:
         return Retrieval(
             query, hits[:k], declined or no_entry, False, confidence, ranking=ranking, no_entry=no_entry

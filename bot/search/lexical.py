@@ -173,7 +173,7 @@ class LexicalIndex:
         """English names for the acronyms among the words ("sgd" -> "Stochastic gradient descent")."""
         return list(dict.fromkeys(self.acronyms[w] for w in words if w in self.acronyms))
 
-    def unknown_share(self, words: Sequence[str]) -> float:
+    def unknown_share(self, words: Sequence[str], own_scripts: bool = True) -> float:
         """Share of the words that the glossary never uses; words with digits (numbers, sizes,
         codes such as "7b" or a stray "31m") say nothing about the topic and are left out.
 
@@ -181,13 +181,14 @@ class LexicalIndex:
         English-only file) counts only when it sounds like one of the glossary's words: not
         knowing it is no evidence, since the glossary could not have written it. A question whose
         words are all such words and none of them sounds like the glossary's is wholly unknown.
+        ``own_scripts`` off counts every word alike (the ablation's row).
         """
         seen = self.known | self._romanized
         counted, foreign = [], 0
         for word in words:
             if any(c.isdigit() for c in word):
                 continue
-            if self._in_own_script(word):
+            if not own_scripts or self._in_own_script(word):
                 counted.append(word in seen or fold(word) in seen)
             elif word in seen or fold(word) in seen or self._sounds_like_own(word):
                 counted.append(True)

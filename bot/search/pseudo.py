@@ -96,10 +96,14 @@ def off_topic_pool() -> list[str]:
     return list(load_yaml(OFF_TOPIC_PATH.read_text(encoding="utf-8"))["questions"])
 
 
-def views_and_questions(entries: Sequence[GlossaryEntry]) -> tuple[list[View], list[PseudoQuestion]]:
-    """The ``FOLDS`` views of the glossary and the questions asked of each."""
+def views_and_questions(
+    entries: Sequence[GlossaryEntry], other_languages: bool = True
+) -> tuple[list[View], list[PseudoQuestion]]:
+    """The ``FOLDS`` views of the glossary and the questions asked of each; ``other_languages``: with
+    the names asked in the languages it lacks (off for the ablation's row only)."""
     rng = random.Random(SEED)
-    missing = [lang for lang in _OTHER_LANGUAGE_TEMPLATES if lang not in languages_of(entries)]
+    have = languages_of(entries)
+    missing = [lang for lang in _OTHER_LANGUAGE_TEMPLATES if other_languages and lang not in have]
     chosen = list(entries)
     rng.shuffle(chosen)
     chosen = chosen[:MAX_ENTRIES]

@@ -92,6 +92,13 @@ class RetrievalOptions(BaseModel):
     #: A question whose topic sounds like one of the first entries' names, across scripts or with a
     #: typo, gets that entry first (``bot.search.names.sounded_entry``).
     sounded_names: bool = True
+    #: Unknown words are counted in the glossary's own scripts (``LexicalIndex.unknown_share``): a word
+    #: in another script is evidence only when it sounds like one of the glossary's. Off, every word
+    #: the glossary never writes counts, as before (``benchmarks.ideas`` switches it off).
+    own_scripts: bool = True
+    #: A bare term that the first entry does not name is a term the glossary lacks, "no entry for X"
+    #: (``bot.search.evidence.asks_another_term``).
+    other_term: bool = True
 
 
 class Hit(BaseModel):
@@ -295,7 +302,7 @@ class Retriever:
         if self.options.fuzzy:
             words = self.lexical.correct(words) + self._sounded_out(typed)
         unknown = self.lexical.unknown_share(
-            self.lexical.correct([w for w in typed if w not in reading.glossed])
+            self.lexical.correct([w for w in typed if w not in reading.glossed]), self.options.own_scripts
         )
         return words, unknown, self.lexical.foreign_share(typed)
 
