@@ -19,6 +19,7 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from benchmarks import lovo
 from benchmarks.dev_views import arguments, record, views
 from benchmarks.lovo import figures, judged
 from bot import evaluation
@@ -46,16 +47,9 @@ IDEAS: dict[str, Idea] = {
     "− borrowed questions in the answer-or-decline model": Idea(3, across=False),
     '− "no entry for X" from the name asked': Idea(4, options={"other_term": False}),
 }
-#: What each row is judged by (``evaluation.summary_row``'s keys).
-FIGURES = (
-    "recall_at_1",
-    "out_declined",
-    "in_declined",
-    "answered_right",
-    "ece",
-    "exact_wrong",
-    "shown_right",
-)
+#: What each row is judged by: ``benchmarks.lovo``'s figures, and the answers labelled "Exact match"
+#: on a wrong entry.
+FIGURES = (*lovo.FIGURES, "exact_wrong")
 
 
 def rows_for(idea: Idea, own: transfer.Borrowed) -> transfer.Borrowed:

@@ -284,6 +284,16 @@ def test_the_readme_shows_each_idea_switched_off():
 
 
 @pytest.mark.parametrize("view", list(IDEAS["runs"]))
+def test_no_idea_switched_off_moves_r_at_1_or_labels_a_wrong_entry_exact(view):
+    """The README says so of every row of the ideas table: none reaches the ranking's order."""
+    runs = IDEAS["runs"][view]
+    assert {f"{run['recall_at_1']:.3f}" for run in runs.values()} == {f"{runs['full']['recall_at_1']:.3f}"}
+    assert all(run["exact_wrong"] == 0 for run in runs.values())
+    said = " ".join(README.split())
+    assert "R@1 moves in no row" in said and 'no row labels a wrong entry "Exact match"' in said
+
+
+@pytest.mark.parametrize("view", list(IDEAS["runs"]))
 def test_the_ideas_full_row_is_the_view_make_eval_served(view):
     """Each idea's row is read against "full", which must be what the view serves (the same make eval
     run writes both files)."""
